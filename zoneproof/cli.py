@@ -1,0 +1,198 @@
+"""The `zoneproof` command: check, replay, list.
+
+Handlers return an exit code; bad input of any kind ends in one line on stderr and exit code 2.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import click
+from rich.console import Console
+
+from . import __version__
+from .check import CheckResult, Verdict, check_properties
+from .errors import ExitCode, InputError, did_you_mean
+from .model import Scope
+from .properties import Property, load_properties, stock_properties
+from .replay import replay_trace
+from .report import (
+    format_counterexample,
+    format_property,
+    format_ruleset,
+    format_steps,
+    result_json,
+    result_line,
+    summary,
+)
+from .ruleset import builtin_names, load_ruleset
+from .trace import read_trace, write_trace
+
+EXIT_CODES_HELP = (
+    "Exit codes: 0 nothing violated; 1 a property is violated; 2 bad input or usage; "
+    "3 no violation but some check is unknown (Z3 gave no answer in time); "
+    "4 a counterexample did not replay in the interpreter (a checker bug)."
+)
+CHECKER_BUG = 4
+
+VERDICT_STYLE = {Verdict.HOLDS: "green", Verdict.VIOLATED: "bold red", Verdict.UNKNOWN: "yellow", Verdict.ERROR: "bold magenta"}
+out = Console(highlight=False, soft_wrap=True)
+
+
+@click.group(help="Bounded model checking of card-game zone rules with Z3.\n\n" + EXIT_CODES_HELP)
+@click.version_option(__version__, prog_name="zoneproof")
+def app() -> None:
+    pass
+
+
+def _scope(players: int, cards: int, sideboard: int, tokens: int, depth: int) -> Scope:
+    values = dict(players=players, cards=cards, sideboard=sideboard, tokens=tokens, depth=depth)
+    for name, value in values.items():
+        low, high = Scope.LIMITS[name]
+        if not low <= value <= high:
+            raise InputError(f"--{name} must be {low}..{high}, got {value}")
+    return Scope(**values)
+
+
+def _select_properties(extra_files: list[Path], wanted: list[str]) -> list[Property]:
+    props = list(stock_properties())
+    for path in extra_files:
+        for p in load_properties(path):
+            if any(q.id == p.id for q in props):
+                raise InputError(f"property '{p.id}' is already defined (stock or an earlier file); rename it", p.location)
+            props.append(p)
+    if not wanted:
+        return props
+    by_id = {p.id: p for p in props}
+    for w in wanted:
+        if w not in by_id:
+            raise InputError(f"unknown property '{w}'{did_you_mean(w, by_id)}; `zoneproof list` shows the properties")
+    return [by_id[w] for w in dict.fromkeys(wanted)]
+
+
+def _trace_path(directory: Path, r: CheckResult) -> Path:
+    return directory / f"{r.ruleset.label}--{r.prop.id}.itf.json"
+
+
+@app.command(epilog=EXIT_CODES_HELP)
+@click.argument("rulesets", nargs=-1)
+@click.option("--without", "-w", multiple=True, metavar="RULE", help="Remove this rule (repeatable), e.g. --without 400.3.")
+@click.option("--property", "-p", "property_ids", multiple=True, metavar="ID", help="Check only this property (repeatable; default all).")
+@click.option("--properties", multiple=True, type=click.Path(path_type=Path), metavar="FILE", help="A property file to add to the stock properties (repeatable).")
+@click.option("--players", default=2, show_default=True, help="Players in the scope (1..4).")
+@click.option("--cards", default=3, show_default=True, help="Deck cards per player, in the library at the start (0..8).")
+@click.option("--sideboard", default=1, show_default=True, help="Sideboard cards per player, outside the game (0..3).")
+@click.option("--tokens", default=1, show_default=True, help="Token slots per player (0..3).")
+@click.option("--depth", default=6, show_default=True, help="Number of actions to explore (0..40).")
+@click.option("--seed", default=0, show_default=True, help="Z3's random seed; the same seed gives the same output.")
+@click.option("--timeout", default=60.0, show_default=True, help="Seconds allowed per check (rule set and property).")
+@click.option("--out", "out_dir", default="counterexamples", show_default=True, type=click.Path(path_type=Path), help="Folder for counterexample traces.")
+@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True, help="text, or json: one object per check, one per line.")
+def check(rulesets, without, property_ids, properties, players, cards, sideboard, tokens, depth, seed, timeout, out_dir, output_format) -> int:
+    """Check RULESETS (names or .toml paths; default: every built-in rule set) against the properties.
+
+    Prints one line per rule set and property, each counterexample as numbered steps, and a summary;
+    writes every counterexample to --out as an ITF trace.
+    """
+    scope = _scope(players, cards, sideboard, tokens, depth)
+    if timeout <= 0:
+        raise InputError(f"--timeout must be more than 0 seconds, got {timeout:g}")
+    chosen = [load_ruleset(name).without(list(without)) for name in (rulesets or builtin_names())]
+    props = _select_properties(list(properties), list(property_ids))
+    results = []
+    started = time.monotonic()
+    for ruleset in chosen:
+        for r in check_properties(ruleset, props, scope, seed=seed, timeout=timeout):
+            path = _trace_path(out_dir, r) if r.trace is not None else None
+            if path is not None:
+                write_trace(r.trace, path)
+            _show_result(r, path, output_format)
+            results.append(r)
+    if output_format == "text":
+        out.print(summary(results, time.monotonic() - started))
+    verdicts = {r.verdict for r in results}
+    if Verdict.ERROR in verdicts:
+        return CHECKER_BUG
+    if Verdict.VIOLATED in verdicts:
+        return ExitCode.VIOLATED
+    if Verdict.UNKNOWN in verdicts:
+        return ExitCode.UNKNOWN
+    return ExitCode.OK
+
+
+def _show_result(r: CheckResult, path: Path | None, output_format: str) -> None:
+    if output_format == "json":
+        print(result_json(r, path), flush=True)
+        return
+    line = result_line(r)
+    styled = line.replace(f" {r.verdict.value} ", f" [{VERDICT_STYLE[r.verdict]}]{r.verdict.value}[/] ", 1)
+    out.print(styled, markup=True)
+    if r.trace is not None:
+        for text in format_counterexample(r, path):
+            out.print(text, markup=False)
+
+
+@app.command(epilog="Exit codes: 0 the violation is confirmed; 1 not reproduced; 2 unreadable or invalid trace.")
+@click.argument("trace_file", type=click.Path(path_type=Path))
+def replay(trace_file: Path) -> int:
+    """Re-execute a trace in the interpreter, compare every state, and confirm the violation."""
+    trace = read_trace(trace_file)
+    result, world, prop = replay_trace(trace, str(trace_file))
+    removed = f" without {', '.join(trace.removed)}" if trace.removed else ""
+    out.print(f"replaying {trace_file}: {prop.id} under {trace.ruleset_name}{removed} (seed {trace.seed})", markup=False)
+    for line in format_steps(world.slots, world.card_types, world.players, trace.initial, result.steps):
+        out.print(line, markup=False)
+    if result.mismatch:
+        out.print(f"✗ not reproduced: {result.mismatch}", markup=False)
+        return ExitCode.VIOLATED
+    if result.violation_step != trace.violation_step:
+        found = "never fails" if result.violation_step is None else f"fails at step {result.violation_step}"
+        out.print(f"✗ not reproduced: the trace records a violation at step {trace.violation_step}, but {prop.id} {found}", markup=False)
+        return ExitCode.VIOLATED
+    out.print(f"✓ confirmed: {prop.id} fails at step {trace.violation_step}, as recorded ({prop.meaning})", markup=False)
+    return ExitCode.OK
+
+
+@app.command(name="list")
+@click.argument("ruleset", required=False)
+@click.option("--properties", multiple=True, type=click.Path(path_type=Path), metavar="FILE", help="Also list the properties of this file (repeatable).")
+def list_(ruleset: str | None, properties) -> int:
+    """List the built-in rule sets and the properties, or the rules of one rule set."""
+    if ruleset is not None:
+        for line in format_ruleset(load_ruleset(ruleset)):
+            out.print(line, markup=False)
+        return ExitCode.OK
+    out.print("rule sets:", markup=False)
+    for name in builtin_names():
+        rs = load_ruleset(name)
+        out.print(f"  {name:<22} {rs.title} ({len(rs.rules)} rules)", markup=False)
+    out.print("properties:", markup=False)
+    for p in _select_properties(list(properties), []):
+        out.print(format_property(p), markup=False)
+    return ExitCode.OK
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        code = app.main(args=argv if argv is not None else sys.argv[1:], prog_name="zoneproof", standalone_mode=False)
+    except InputError as e:
+        print(f"zoneproof: {e}", file=sys.stderr)
+        return ExitCode.BAD_INPUT
+    except click.UsageError as e:
+        hint = f"; see `{e.ctx.command_path} --help`" if e.ctx else "; see `zoneproof --help`"
+        print(f"zoneproof: error: {e.format_message()}{hint}", file=sys.stderr)
+        return ExitCode.BAD_INPUT
+    except click.exceptions.Exit as e:
+        return e.exit_code
+    except click.exceptions.Abort:
+        print("zoneproof: aborted", file=sys.stderr)
+        return ExitCode.BAD_INPUT
+    except BrokenPipeError:
+        return ExitCode.OK
+    return int(code) if isinstance(code, int) else ExitCode.OK
+
+
+def entry_point() -> None:
+    sys.exit(main())

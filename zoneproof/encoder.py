@@ -1,0 +1,774 @@
+"""The zone semantics as Z3 constraints over time-indexed variables (`zone[A1]@3`).
+
+Mirrors `interpreter.py` action by action. Every rule's constraints are guarded by a Boolean
+literal named after the rule (`rule[400.3]`); a check passes the literals of the rules in force
+(and the negations of the removed ones) as assumptions, so the solver can name the rules that an
+unsatisfiable query depends on.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations
+
+import z3
+
+from .interpreter import GRAVEYARD_BOUND, NO_CARD, SOURCES, USES_PLAYER
+from .model import (
+    GAME_ZONES,
+    MAX_COUNTERS,
+    ORDERED_ZONES,
+    PERSONAL_ZONES,
+    PLAYER_NAMES,
+    SPELL_ONLY_TYPES,
+    Action,
+    ActionKind,
+    Behaviour,
+    CardType,
+    GameState,
+    ObjectState,
+    Scope,
+    Slot,
+    Zone,
+    slots_for,
+    zone_key,
+)
+from .ruleset import RuleSet
+
+K = ActionKind
+
+
+def bits_for(values: int) -> int:
+    """Bits of an unsigned code for `values` distinct values."""
+    return max(1, (values - 1).bit_length())
+
+
+@dataclass
+class StateVars:
+    zone: list
+    whose: list
+    controller: list
+    pos: list
+    gen: list
+    face_down: list
+    counters: list
+    tapped: list
+    attached: list
+    effect: list
+
+    def field(self, name: str, c: int):
+        return getattr(self, name)[c]
+
+
+@dataclass
+class StepVars:
+    kind: z3.ExprRef
+    card: z3.ExprRef
+    player: z3.ExprRef
+    n: z3.ExprRef
+    zone: z3.ExprRef
+    pick: list  # zone-wide action without 400.12: which hand cards move
+    src_zone: z3.ExprRef
+    src_whose: z3.ExprRef
+    src_pos: z3.ExprRef
+    dst_zone: z3.ExprRef
+    dst_whose: z3.ExprRef
+    dst_pos: z3.ExprRef
+    moves: z3.ExprRef
+
+
+FIELDS = ("zone", "whose", "controller", "pos", "gen", "face_down", "counters", "tapped", "attached", "effect")
+
+
+class Encoding:
+    """The transition system of one rule set within one scope, in its own Z3 context."""
+
+    def __init__(self, ruleset: RuleSet, scope: Scope):
+        self.ruleset = ruleset
+        self.scope = scope
+        self.ctx = z3.Context()
+        self._codes: dict[tuple[str, int], z3.BitVecRef] = {}
+        self.slots: tuple[Slot, ...] = slots_for(scope)
+        self.players = scope.players
+        self.max_n = len(self.slots) + 1
+        # Every domain is a bit-vector just wide enough (bit-blasted to SAT). Enumerations are codes;
+        # integers (positions, sizes, identities, counters, n) carry a sign bit and stay far from
+        # overflow, so the signed comparisons of z3py's `<` are exact.
+        self.width = {
+            "zone": bits_for(len(Zone)),
+            "kind": bits_for(len(ActionKind)),
+            "type": bits_for(len(CardType)),
+            "player": bits_for(self.players + 1),
+            "slot": bits_for(len(self.slots) + 1),
+            "int": bits_for(2 * (max(len(self.slots), scope.depth) + 4)) + 1,
+        }
+        self.zone_c = {z: self.code("zone", i) for i, z in enumerate(Zone)}
+        self.kind_c = {k: self.code("kind", i) for i, k in enumerate(ActionKind)}
+        self.type_c = {t: self.code("type", i) for i, t in enumerate(CardType)}
+        self.player_c = [self.code("player", p) for p in range(self.players)]
+        self.no_player = self.code("player", self.players)
+        self.slot_c = [self.code("slot", c) for c in range(len(self.slots))]
+        self.no_slot = self.code("slot", len(self.slots))
+        self._on_cache: dict = {}
+        self.card_type = [self.var(f"type[{s.name}]", "type") for s in self.slots]
+        self.rule_literal = {r.id: z3.Bool(f"rule[{r.id}]", self.ctx) for r in ruleset.rules}
+        self._states: list[StateVars] = []
+        self._steps: list[StepVars] = []
+        self._sizes: dict = {}
+
+    # ---------------------------------------------------------------- basics
+
+    def true(self):
+        return z3.BoolVal(True, self.ctx)
+
+    def false(self):
+        return z3.BoolVal(False, self.ctx)
+
+    def code(self, domain: str, n: int):
+        key = (domain, n)
+        if key not in self._codes:
+            self._codes[key] = z3.BitVecVal(n, self.width[domain], self.ctx)
+        return self._codes[key]
+
+    def int(self, n: int):
+        return self.code("int", n)
+
+    def var(self, name: str, domain: str = "int"):
+        return z3.BitVec(name, self.width[domain], self.ctx)
+
+    def all_of(self, xs):
+        xs = list(xs)
+        return z3.And(xs) if xs else self.true()
+
+    def any_of(self, xs):
+        xs = list(xs)
+        return z3.Or(xs) if xs else self.false()
+
+    def count(self, conditions):
+        conditions = list(conditions)
+        if not conditions:
+            return self.int(0)
+        return z3.Sum([z3.If(c, self.int(1), self.int(0)) for c in conditions])
+
+    def owner(self, c: int):
+        return self.player_c[self.slots[c].owner]
+
+    def rule_values(self) -> list:
+        """Rule literals: true for the rules in force, false for the removed ones. A check asserts
+        them as facts (Z3 then simplifies the rules away); an unsat-core query passes them as
+        assumptions instead."""
+        return [
+            z3.Not(lit) if rule_id in self.ruleset.removed else lit
+            for rule_id, lit in self.rule_literal.items()
+        ]
+
+    def on(self, behaviour: Behaviour, zone: Zone | None = None):
+        """True when some rule of the file that provides the behaviour is in force."""
+        key = (behaviour, zone)
+        if key not in self._on_cache:
+            ids = [
+                r.id for r in self.ruleset.rules
+                if r.behaviour is behaviour and (zone is None or not r.zones or zone in r.zones)
+            ]
+            self._on_cache[key] = self.any_of(self.rule_literal[i] for i in ids)
+        return self._on_cache[key]
+
+    def state(self, t: int) -> StateVars:
+        while len(self._states) <= t:
+            i = len(self._states)
+            ctx = self.ctx
+
+            def each(name, make):
+                return [make(f"{name}[{s.name}]@{i}") for s in self.slots]
+
+            self._states.append(
+                StateVars(
+                    zone=each("zone", lambda n: self.var(n, "zone")),
+                    whose=each("whose", lambda n: self.var(n, "player")),
+                    controller=each("controller", lambda n: self.var(n, "player")),
+                    pos=each("pos", self.var),
+                    gen=each("gen", self.var),
+                    face_down=each("face_down", lambda n: z3.Bool(n, ctx)),
+                    counters=each("counters", self.var),
+                    tapped=each("tapped", lambda n: z3.Bool(n, ctx)),
+                    attached=each("attached", lambda n: z3.Bool(n, ctx)),
+                    effect=each("effect", lambda n: z3.Bool(n, ctx)),
+                )
+            )
+        return self._states[t]
+
+    def step(self, t: int) -> StepVars:
+        while len(self._steps) <= t:
+            i = len(self._steps)
+            ctx = self.ctx
+            self._steps.append(
+                StepVars(
+                    kind=self.var(f"action.kind@{i}", "kind"),
+                    card=self.var(f"action.card@{i}", "slot"),
+                    player=self.var(f"action.player@{i}", "player"),
+                    n=self.var(f"action.n@{i}"),
+                    zone=self.var(f"action.zone@{i}", "zone"),
+                    pick=[z3.Bool(f"action.pick[{s.name}]@{i}", ctx) for s in self.slots],
+                    src_zone=self.var(f"src.zone@{i}", "zone"),
+                    src_whose=self.var(f"src.whose@{i}", "player"),
+                    src_pos=self.var(f"src.pos@{i}"),
+                    dst_zone=self.var(f"dst.zone@{i}", "zone"),
+                    dst_whose=self.var(f"dst.whose@{i}", "player"),
+                    dst_pos=self.var(f"dst.pos@{i}"),
+                    moves=z3.Bool(f"moves@{i}", ctx),
+                )
+            )
+        return self._steps[t]
+
+    def zone_is(self, expr, zones) -> z3.BoolRef:
+        return self.any_of(expr == self.zone_c[z] for z in zones)
+
+    def in_pile(self, s: StateVars, c: int, zone, whose) -> z3.BoolRef:
+        """Slot c is in the ordered zone `zone` (of player `whose` for a personal zone)."""
+        return z3.And(
+            s.zone[c] == zone,
+            self.zone_is(zone, ORDERED_ZONES),
+            z3.Or(z3.Not(self.zone_is(zone, PERSONAL_ZONES)), s.whose[c] == whose),
+        )
+
+    def size(self, t: int, zone: Zone, player: int | None):
+        key = (t, zone, player if zone in PERSONAL_ZONES else None)
+        if key not in self._sizes:
+            s = self.state(t)
+            if zone in PERSONAL_ZONES:
+                conds = [z3.And(s.zone[c] == self.zone_c[zone], s.whose[c] == self.player_c[player]) for c in range(len(self.slots))]
+            else:
+                conds = [s.zone[c] == self.zone_c[zone] for c in range(len(self.slots))]
+            self._sizes[key] = self.count(conds)
+        return self._sizes[key]
+
+    def size_of(self, t: int, zone: Zone, player_expr):
+        """Size of a zone whose player is a symbolic expression."""
+        if zone not in PERSONAL_ZONES:
+            return self.size(t, zone, None)
+        result = self.size(t, zone, self.players - 1)
+        for p in range(self.players - 1):
+            result = z3.If(player_expr == self.player_c[p], self.size(t, zone, p), result)
+        return result
+
+    # ---------------------------------------------------------------- initial state
+
+    def init(self) -> list:
+        s = self.state(0)
+        facts = []
+        for c, slot in enumerate(self.slots):
+            zone = {"card": Zone.LIBRARY, "sideboard": Zone.OUTSIDE, "token": Zone.NOWHERE}[slot.kind.value]
+            facts += [
+                s.zone[c] == self.zone_c[zone],
+                s.whose[c] == self.owner(c),
+                s.controller[c] == self.owner(c),
+                s.gen[c] == 0,
+                s.counters[c] == 0,
+                z3.Not(s.face_down[c]),
+                z3.Not(s.tapped[c]),
+                z3.Not(s.attached[c]),
+                z3.Not(s.effect[c]),
+            ]
+            facts.append(s.pos[c] == self.int(self.start_position(c)))
+            if slot.is_token:
+                facts.append(self.card_type[c] == self.type_c[CardType.CREATURE])
+            else:
+                facts.append(self.any_of(self.card_type[c] == v for v in self.type_c.values()))
+        return facts
+
+    def start_position(self, c: int) -> int:
+        """Deck cards are named by where they start: A1 on top of A's library (position from the
+        bottom is cards - 1). The cards of a deck are interchangeable (each card's type is left to the
+        solver), so fixing their names this way breaks a symmetry without losing any behaviour."""
+        slot = self.slots[c]
+        if slot.kind.value != "card":
+            return 0
+        deck = [x.index for x in self.slots if x.owner == slot.owner and x.kind.value == "card"]
+        return len(deck) - 1 - deck.index(c)
+
+    # ---------------------------------------------------------------- transitions
+
+    def trans(self, t: int) -> list:
+        s, s2, a = self.state(t), self.state(t + 1), self.step(t)
+        facts = [self.any_of(a.kind == self.kind_c[d.kind] for d in self.ruleset.actions)]
+        facts += self._canonical_fields(a)
+        single = self.any_of(a.kind == self.kind_c[k] for k in ActionKind if k not in NO_CARD)
+        for c in range(len(self.slots)):
+            is_c = a.card == self.slot_c[c]
+            facts.append(z3.Implies(is_c, z3.And(
+                a.src_zone == s.zone[c], a.src_whose == s.whose[c], a.src_pos == s.pos[c],
+                a.dst_zone == s2.zone[c], a.dst_whose == s2.whose[c], a.dst_pos == s2.pos[c],
+                a.moves == z3.Or(s2.zone[c] != s.zone[c], s2.whose[c] != s.whose[c]),
+            )))
+            facts.append(z3.Implies(z3.And(single, z3.Not(is_c)), self._bystander(s, s2, a, c)))
+        for kind in ActionKind:
+            if not self.ruleset.allows(kind):
+                continue
+            if kind in NO_CARD:
+                body = getattr(self, f"_{kind.value}")(t, s, s2, a)
+            else:
+                body = self.all_of(
+                    z3.Implies(a.card == self.slot_c[c], self._assign(s, s2, c, *self._target(kind, t, s, a, c)))
+                    for c in range(len(self.slots))
+                )
+            facts.append(z3.Implies(a.kind == self.kind_c[kind], body))
+        return facts
+
+    def _canonical_fields(self, a: StepVars) -> list:
+        """Fields an action does not use keep one value, so that every action has one form."""
+        kind_in = lambda kinds: self.any_of(a.kind == self.kind_c[k] for k in kinds)  # noqa: E731
+        no_card = kind_in(NO_CARD)
+        stack_reorder = z3.And(a.kind == self.kind_c[K.REORDER], a.zone == self.zone_c[Zone.STACK])
+        uses_player = z3.And(kind_in(USES_PLAYER), z3.Not(stack_reorder))
+        card_type = self._select_type(a.card)
+        uses_n = z3.Or(
+            a.kind == self.kind_c[K.PUT_INTO_LIBRARY],
+            z3.And(a.kind == self.kind_c[K.CAST], z3.Not(self.on(Behaviour.STACK_PUSH_TOP))),
+            z3.And(
+                kind_in(GRAVEYARD_BOUND),
+                z3.Not(self.on(Behaviour.GRAVEYARD_TOP)),
+                z3.Or(a.kind != self.kind_c[K.RESOLVE], self._type_in(card_type, SPELL_ONLY_TYPES)),
+            ),
+        )
+        return [
+            z3.ULE(a.card, self.no_slot),
+            z3.ULE(a.player, self.no_player),
+            no_card == (a.card == self.no_slot),
+            uses_player == (a.player != self.no_player),
+            (a.kind == self.kind_c[K.REORDER]) == (a.zone != self.zone_c[Zone.NOWHERE]),
+            a.n >= 0,
+            a.n <= self.max_n,
+            z3.Implies(z3.Not(uses_n), a.n == 0),
+            z3.Implies(a.kind != self.kind_c[K.SHUFFLE_HAND_INTO_LIBRARY], self.all_of(z3.Not(p) for p in a.pick)),
+        ]
+
+    def _select_type(self, card_expr):
+        result = self.type_c[CardType.CREATURE]
+        for c in range(len(self.slots)):
+            result = z3.If(card_expr == self.slot_c[c], self.card_type[c], result)
+        return result
+
+    def _type_in(self, type_expr, types) -> z3.BoolRef:
+        return self.any_of(type_expr == self.type_c[t] for t in types)
+
+    def _current(self, s: StateVars, c: int) -> dict:
+        return {f: s.field(f, c) for f in FIELDS}
+
+    def _assign(self, s: StateVars, s2: StateVars, c: int, guard, values: dict) -> z3.BoolRef:
+        """The guard holds and slot c takes the given values; fields not given stay as they are."""
+        return z3.And(guard, *[s2.field(f, c) == values.get(f, s.field(f, c)) for f in FIELDS])
+
+    def _bystander(self, s: StateVars, s2: StateVars, a: StepVars, c: int) -> z3.BoolRef:
+        """An object the action does not target: it stays, but closes or opens a gap in its pile."""
+        leaves_gap = z3.And(a.moves, self.in_pile(s, c, a.src_zone, a.src_whose), s.pos[c] > a.src_pos)
+        makes_room = z3.And(a.moves, self.in_pile(s, c, a.dst_zone, a.dst_whose), s.pos[c] >= a.dst_pos)
+        shift = z3.If(leaves_gap, self.int(-1), self.int(0)) + z3.If(makes_room, self.int(1), self.int(0))
+        same = [s2.field(f, c) == s.field(f, c) for f in FIELDS if f != "pos"]
+        return z3.And(*same, s2.pos[c] == s.pos[c] + shift)
+
+    def _merge(self, s: StateVars, c: int, condition, if_true: dict, if_false: dict) -> dict:
+        """Per field, if_true or if_false under the condition; a field either leaves out stays as it is."""
+        current = self._current(s, c)
+        merged = {}
+        for f in FIELDS:
+            a, b = if_true.get(f, current[f]), if_false.get(f, current[f])
+            merged[f] = a if a.eq(b) else z3.If(condition, a, b)
+        return merged
+
+    def _renewed(self, s: StateVars, c: int, behaviour: Behaviour, **changes) -> dict:
+        """Stays in its zone; becomes a new object where the behaviour's rule is in force."""
+        renew = self.on(behaviour)
+        values = {
+            "gen": z3.If(renew, s.gen[c] + 1, s.gen[c]),
+            "counters": z3.If(renew, self.int(0), s.counters[c]),
+            "tapped": z3.And(z3.Not(renew), s.tapped[c]),
+            "attached": z3.And(z3.Not(renew), s.attached[c]),
+            "effect": z3.And(z3.Not(renew), s.effect[c]),
+        }
+        values.update(changes)
+        return values
+
+    def _moved(self, t: int, s: StateVars, a: StepVars, c: int, zone: Zone, named, controller=None, keep_effect=False):
+        """(constraint, values) for moving slot c to `zone` of the named player (see interpreter.move)."""
+        owner = self.owner(c)
+        if zone in PERSONAL_ZONES:
+            whose = z3.If(self.on(Behaviour.OWNER_REDIRECT, zone), owner, named)
+        else:
+            whose = owner
+        constraint = self.true()
+        pos = self.int(0)
+        if zone in ORDERED_ZONES:
+            before = self.size_of(t, zone, whose)
+            n = a.n
+            nth = z3.If(n == 0, self.int(0), before + 1 - n)
+            if zone is Zone.LIBRARY:
+                pos = z3.If(n > before, self.int(0), nth)
+                constraint = z3.Implies(n > before, self.on(Behaviour.NTH_FROM_TOP_SHORT))
+            else:
+                fixed = self.on(Behaviour.GRAVEYARD_TOP if zone is Zone.GRAVEYARD else Behaviour.STACK_PUSH_TOP)
+                pos = z3.If(fixed, before, nth)
+                constraint = z3.Implies(z3.Not(fixed), n <= before + 1)
+        renew = self.on(Behaviour.NEW_OBJECT)
+        carried = z3.And(self.on(Behaviour.SPELL_EFFECTS_CARRY), s.effect[c]) if keep_effect else self.false()
+        in_play = zone in (Zone.BATTLEFIELD, Zone.STACK)
+        values = {
+            "zone": self.zone_c[zone],
+            "whose": whose,
+            "pos": pos,
+            "controller": controller if in_play and controller is not None else owner,
+            "face_down": self.false(),
+            "gen": z3.If(renew, s.gen[c] + 1, s.gen[c]),
+            "counters": z3.If(renew, self.int(0), s.counters[c]),
+            "tapped": z3.And(z3.Not(renew), s.tapped[c]),
+            "attached": z3.And(z3.Not(renew), s.attached[c]),
+            "effect": z3.If(renew, carried, s.effect[c]),
+        }
+        if self.slots[c].is_token:
+            stuck = z3.And(self.token_left_battlefield(s, c), self.on(Behaviour.TOKEN_STAYS))
+            return z3.Or(stuck, constraint), self._merge(s, c, stuck, self._current(s, c), values)
+        return constraint, values
+
+    def same_pile(self, s: StateVars, c: int, d: int):
+        return z3.And(
+            s.zone[c] == s.zone[d],
+            z3.Or(z3.Not(self.zone_is(s.zone[c], PERSONAL_ZONES)), s.whose[c] == s.whose[d]),
+        )
+
+    def token_left_battlefield(self, s: StateVars, c: int):
+        return z3.And(s.zone[c] != self.zone_c[Zone.BATTLEFIELD], s.zone[c] != self.zone_c[Zone.NOWHERE])
+
+    def _source_ok(self, s: StateVars, c: int, zones) -> z3.BoolRef:
+        outside_ok = z3.And(s.zone[c] == self.zone_c[Zone.OUTSIDE], z3.Not(self.on(Behaviour.OUTSIDE_UNTOUCHABLE)))
+        return z3.Or(self.zone_is(s.zone[c], zones), outside_ok)
+
+    def _target(self, kind: ActionKind, t: int, s: StateVars, a: StepVars, c: int):
+        """(guard, next values) of the targeted slot c for a single-target action."""
+        z = s.zone[c]
+        Z = self.zone_c
+        slot = self.slots[c]
+        player = a.player
+        owner = self.owner(c)
+        is_spell_type = self._type_in(self.card_type[c], SPELL_ONLY_TYPES)
+
+        def moved(zone, named, **kw):
+            return self._moved(t, s, a, c, zone, named, **kw)
+
+        if kind in (K.DRAW, K.MILL):
+            guard = z3.And(z == Z[Zone.LIBRARY], s.whose[c] == player, s.pos[c] == self.size_of(t, Zone.LIBRARY, player) - 1)
+            constraint, values = moved(Zone.HAND if kind is K.DRAW else Zone.GRAVEYARD, player)
+            return z3.And(guard, constraint), values
+        if kind is K.DISCARD:
+            constraint, values = moved(Zone.GRAVEYARD, s.whose[c])
+            return z3.And(z == Z[Zone.HAND], constraint), values
+        if kind is K.CAST:
+            guard = z3.And(
+                z == Z[Zone.HAND], s.whose[c] == player,
+                self.false() if slot.is_token else self.true(),
+                self.card_type[c] != self.type_c[CardType.LAND],
+            )
+            constraint, values = moved(Zone.STACK, player, controller=player)
+            return z3.And(guard, constraint), values
+        if kind is K.RESOLVE:
+            top_ok = z3.Implies(self.on(Behaviour.STACK_TOP_ONLY), s.pos[c] == self.size(t, Zone.STACK, None) - 1)
+            to_grave, grave_values = moved(Zone.GRAVEYARD, s.controller[c])
+            to_field, field_values = moved(Zone.BATTLEFIELD, s.controller[c], controller=s.controller[c], keep_effect=True)
+            constraint = z3.If(is_spell_type, to_grave, to_field)
+            return z3.And(z == Z[Zone.STACK], top_ok, constraint), self._merge(s, c, is_spell_type, grave_values, field_values)
+        if kind in (K.COUNTER, K.DESTROY):
+            constraint, values = moved(Zone.GRAVEYARD, s.controller[c])
+            source = Zone.STACK if kind is K.COUNTER else Zone.BATTLEFIELD
+            return z3.And(z == Z[source], constraint), values
+        if kind is K.SACRIFICE:
+            constraint, values = moved(Zone.GRAVEYARD, player)
+            return z3.And(z == Z[Zone.BATTLEFIELD], s.controller[c] == player, constraint), values
+        if kind is K.EXILE:
+            constraint, values = moved(Zone.EXILE, owner)
+            in_exile = z == Z[Zone.EXILE]
+            values = self._merge(s, c, in_exile, self._renewed(s, c, Behaviour.EXILE_IN_EXILE), values)
+            return z3.And(self._source_ok(s, c, SOURCES[kind]), z3.Or(in_exile, constraint)), values
+        if kind is K.RETURN_TO_HAND:
+            constraint, values = moved(Zone.HAND, s.controller[c])
+            return z3.And(self._source_ok(s, c, SOURCES[kind]), constraint), values
+        if kind is K.PUT_INTO_LIBRARY:
+            constraint, values = moved(Zone.LIBRARY, player)
+            return z3.And(self._source_ok(s, c, SOURCES[kind]), constraint), values
+        if kind is K.GAIN_CONTROL:
+            guard = z3.And(self.zone_is(z, (Zone.BATTLEFIELD, Zone.STACK)), s.controller[c] != player)
+            return guard, {"controller": player}
+        if kind is K.CREATE_TOKEN:
+            if not slot.is_token:
+                return self.false(), {}
+            guard = z3.And(player == owner, z == Z[Zone.NOWHERE], s.gen[c] == 0)
+            return guard, {"zone": Z[Zone.BATTLEFIELD], "whose": owner, "controller": player, "gen": self.int(1)}
+        if kind is K.PUT_ONTO_BATTLEFIELD:
+            constraint, values = moved(Zone.BATTLEFIELD, player, controller=player)
+            stays = self.false() if slot.is_token else z3.And(is_spell_type, self.on(Behaviour.SPELLS_STAY_OFF_BATTLEFIELD))
+            values = self._merge(s, c, stays, self._current(s, c), values)
+            return z3.And(self._source_ok(s, c, SOURCES[kind]), z3.Or(stays, constraint)), values
+        if kind is K.MOVE_TO_COMMAND:
+            constraint, values = moved(Zone.COMMAND, owner)
+            in_command = z == Z[Zone.COMMAND]
+            values = self._merge(s, c, in_command, self._renewed(s, c, Behaviour.COMMAND_IN_COMMAND), values)
+            return z3.And(self._source_ok(s, c, SOURCES[kind]), z3.Or(in_command, constraint)), values
+        if kind is K.TURN_FACE_DOWN:
+            guard = z3.And(z == Z[Zone.COMMAND], z3.Not(s.face_down[c]))
+            return guard, self._renewed(s, c, Behaviour.COMMAND_FACE_DOWN, face_down=self.true())
+        if kind is K.BRING_IN:
+            constraint, values = moved(Zone.HAND, owner)
+            return z3.And(z == Z[Zone.OUTSIDE], constraint), values
+        if kind is K.TAP:
+            return z3.And(z == Z[Zone.BATTLEFIELD], z3.Not(s.tapped[c])), {"tapped": self.true()}
+        if kind is K.ATTACH:
+            return z3.And(z == Z[Zone.BATTLEFIELD], z3.Not(s.attached[c])), {"attached": self.true()}
+        if kind is K.ADD_COUNTER:
+            return z3.And(z == Z[Zone.BATTLEFIELD], s.counters[c] < MAX_COUNTERS), {"counters": s.counters[c] + 1}
+        if kind is K.APPLY_EFFECT:
+            guard = z3.And(self.zone_is(z, (Zone.BATTLEFIELD, Zone.STACK)), z3.Not(s.effect[c]))
+            return guard, {"effect": self.true()}
+        raise AssertionError(f"no encoding for {kind}")
+
+    # ---------------------------------------------------------------- actions without a target card
+
+    def _permutation(self, t2: int, s2: StateVars, members: list, guard) -> list:
+        """Under `guard`, the slots for which members[c] holds get the positions 0..size-1 in some order."""
+        size = self.count(members)
+        facts = [z3.Implies(z3.And(guard, m), z3.And(s2.pos[c] >= 0, s2.pos[c] < size)) for c, m in enumerate(members)]
+        facts += [
+            z3.Implies(z3.And(guard, members[c], members[d]), s2.pos[c] != s2.pos[d])
+            for c, d in combinations(range(len(members)), 2)
+        ]
+        return facts
+
+    def _reordered(self, t: int, s: StateVars, s2: StateVars, in_pile: list) -> z3.BoolRef:
+        """Every object keeps everything; those in the pile may take any order."""
+        facts = []
+        for c in range(len(self.slots)):
+            facts += [s2.field(f, c) == s.field(f, c) for f in FIELDS if f != "pos"]
+            facts.append(z3.Implies(z3.Not(in_pile[c]), s2.pos[c] == s.pos[c]))
+        facts += self._permutation(t + 1, s2, in_pile, self.true())
+        return self.all_of(facts)
+
+    def _shuffle(self, t, s, s2, a) -> z3.BoolRef:
+        in_library = [z3.And(s.zone[c] == self.zone_c[Zone.LIBRARY], s.whose[c] == a.player) for c in range(len(self.slots))]
+        return self._reordered(t, s, s2, in_library)
+
+    def _reorder(self, t, s, s2, a) -> z3.BoolRef:
+        zone = a.zone
+        fixed = z3.If(
+            zone == self.zone_c[Zone.LIBRARY], self.on(Behaviour.ORDER_FIXED, Zone.LIBRARY),
+            z3.If(zone == self.zone_c[Zone.GRAVEYARD], self.on(Behaviour.ORDER_FIXED, Zone.GRAVEYARD), self.on(Behaviour.ORDER_FIXED, Zone.STACK)),
+        )
+        is_stack = zone == self.zone_c[Zone.STACK]
+        in_pile = [z3.And(s.zone[c] == zone, z3.Or(is_stack, s.whose[c] == a.player)) for c in range(len(self.slots))]
+        return z3.And(self.zone_is(zone, ORDERED_ZONES), z3.Not(fixed), self._reordered(t, s, s2, in_pile))
+
+    def _shuffle_hand_into_library(self, t, s, s2, a) -> z3.BoolRef:
+        zone_wide = self.on(Behaviour.ZONE_WIDE)
+        redirect = self.on(Behaviour.OWNER_REDIRECT, Zone.LIBRARY)
+        renew = self.on(Behaviour.NEW_OBJECT)
+        facts = []
+        moving = []
+        for c in range(len(self.slots)):
+            in_hand = z3.And(s.zone[c] == self.zone_c[Zone.HAND], s.whose[c] == a.player)
+            facts += [z3.Implies(zone_wide, z3.Not(a.pick[c])), z3.Implies(z3.Not(in_hand), z3.Not(a.pick[c]))]
+            chosen = z3.And(in_hand, z3.Or(zone_wide, a.pick[c]))
+            if self.slots[c].is_token:
+                chosen = z3.And(chosen, z3.Not(self.on(Behaviour.TOKEN_STAYS)))
+            moving.append(chosen)
+            owner = self.owner(c)
+            moved = {
+                "zone": self.zone_c[Zone.LIBRARY],
+                "whose": z3.If(redirect, owner, a.player),
+                "controller": owner,
+                "face_down": self.false(),
+                "gen": z3.If(renew, s.gen[c] + 1, s.gen[c]),
+                "counters": z3.If(renew, self.int(0), s.counters[c]),
+                "tapped": z3.And(z3.Not(renew), s.tapped[c]),
+                "attached": z3.And(z3.Not(renew), s.attached[c]),
+                "effect": z3.And(z3.Not(renew), s.effect[c]),
+            }
+            facts += [s2.field(f, c) == z3.If(chosen, moved[f], s.field(f, c)) for f in moved]
+        receiving = []
+        for q in range(self.players):
+            receives = self.any_of(z3.And(moving[c], s2.whose[c] == self.player_c[q]) for c in range(len(self.slots)))
+            receiving.append(receives)
+            members = [z3.And(s2.zone[c] == self.zone_c[Zone.LIBRARY], s2.whose[c] == self.player_c[q]) for c in range(len(self.slots))]
+            facts += self._permutation(t + 1, s2, members, receives)
+        for c in range(len(self.slots)):
+            shuffled = self.any_of(
+                z3.And(receiving[q], s2.zone[c] == self.zone_c[Zone.LIBRARY], s2.whose[c] == self.player_c[q])
+                for q in range(self.players)
+            )
+            facts.append(z3.Implies(z3.Not(shuffled), s2.pos[c] == s.pos[c]))
+        return self.all_of(facts)
+
+    def _state_based_actions(self, t, s, s2, a) -> z3.BoolRef:
+        ceases = self.on(Behaviour.TOKEN_CEASES)
+        ceasing = [
+            z3.And(ceases, self.token_left_battlefield(s, c)) if slot.is_token else self.false()
+            for c, slot in enumerate(self.slots)
+        ]
+        facts = []
+        for c in range(len(self.slots)):
+            owner = self.owner(c)
+            gone = {"zone": self.zone_c[Zone.NOWHERE], "whose": owner, "controller": owner, "pos": self.int(0), "face_down": self.false()}
+            below_leaving = self.count(
+                z3.And(ceasing[d], self.same_pile(s, c, d), s.pos[d] < s.pos[c])
+                for d in range(len(self.slots)) if d != c and self.slots[d].is_token
+            )
+            stays = self._current(s, c)
+            stays["pos"] = z3.If(self.zone_is(s.zone[c], ORDERED_ZONES), s.pos[c] - below_leaving, s.pos[c])
+            gone = stays | gone
+            facts += [s2.field(f, c) == z3.If(ceasing[c], gone[f], stays[f]) for f in FIELDS]
+        return self.all_of(facts)
+
+    # ---------------------------------------------------------------- decoding a model
+
+    def decode(self, model: z3.ModelRef, depth: int) -> tuple[tuple[CardType, ...], list[GameState], list[Action]]:
+        def as_int(expr) -> int:
+            return model.eval(expr, model_completion=True).as_long()
+
+        def as_bool(expr) -> bool:
+            return z3.is_true(model.eval(expr, model_completion=True))
+
+        def enum_value(expr, values: list):
+            return values[as_int(expr)]
+
+        zones = list(Zone)
+        players = list(range(self.players)) + [None]
+        slot_index = list(range(len(self.slots))) + [None]
+        kinds = list(ActionKind)
+        types = list(CardType)
+
+        card_types = tuple(enum_value(x, types) for x in self.card_type)
+        states = []
+        for t in range(depth + 1):
+            s = self.state(t)
+            states.append(GameState(tuple(
+                ObjectState(
+                    zone=enum_value(s.zone[c], zones),
+                    whose=enum_value(s.whose[c], players),
+                    controller=enum_value(s.controller[c], players),
+                    pos=as_int(s.pos[c]),
+                    gen=as_int(s.gen[c]),
+                    face_down=as_bool(s.face_down[c]),
+                    counters=as_int(s.counters[c]),
+                    tapped=as_bool(s.tapped[c]),
+                    attached=as_bool(s.attached[c]),
+                    effect=as_bool(s.effect[c]),
+                )
+                for c in range(len(self.slots))
+            )))
+        actions = []
+        for t in range(depth):
+            a = self.step(t)
+            kind = enum_value(a.kind, kinds)
+            zone = enum_value(a.zone, zones)
+            player = enum_value(a.player, players)
+            picked = tuple(c for c in range(len(self.slots)) if as_bool(a.pick[c]))
+            actions.append(Action(
+                kind=kind,
+                card=enum_value(a.card, slot_index),
+                player=player,
+                n=as_int(a.n),
+                zone=None if zone is Zone.NOWHERE else zone,
+                order=reordered_piles(kind, player, zone, states[t], states[t + 1]),
+                cards=picked,
+            ))
+        return card_types, states, actions
+
+
+def reordered_piles(kind: ActionKind, player: int | None, zone: Zone, before: GameState, after: GameState):
+    """The `order` record of an action: the new top-to-bottom order of each pile it reordered."""
+    if kind is K.SHUFFLE:
+        keys = [(Zone.LIBRARY, player)]
+    elif kind is K.REORDER:
+        keys = [(zone, player)]
+    elif kind is K.SHUFFLE_HAND_INTO_LIBRARY:
+        receivers = sorted({
+            after.objects[c].whose
+            for c, (o, o2) in enumerate(zip(before.objects, after.objects))
+            if o.zone is Zone.HAND and o2.zone is Zone.LIBRARY
+        })
+        keys = [(Zone.LIBRARY, q) for q in receivers]
+    else:
+        return ()
+    return tuple(
+        (zone_key(z, p), tuple(reversed(after.zone_members(z, p))))
+        for z, p in keys
+    )
+
+
+class SymbolicBackend:
+    """Evaluates a property over the variables of state t (and step t, state t+1 for step properties)."""
+
+    def __init__(self, encoding: Encoding, t: int):
+        self.e = encoding
+        self.t = t
+
+    def bool_const(self, b: bool):
+        return z3.BoolVal(b, self.e.ctx)
+
+    def int_const(self, n: int):
+        return self.e.int(n)
+
+    def zone_const(self, z: Zone):
+        return self.e.zone_c[z]
+
+    def type_const(self, t: CardType):
+        return self.e.type_c[t]
+
+    def kind_const(self, k: ActionKind):
+        return self.e.kind_c[k]
+
+    def player_const(self, p: int):
+        return self.e.player_c[p]
+
+    def object_const(self, slot: int):
+        return self.e.slot_c[slot]
+
+    def and_(self, xs):
+        return self.e.all_of(xs)
+
+    def or_(self, xs):
+        return self.e.any_of(xs)
+
+    def not_(self, x):
+        return z3.Not(x)
+
+    def implies(self, a, b):
+        return z3.Implies(a, b)
+
+    def iff(self, a, b):
+        return a == b
+
+    def eq(self, a, b):
+        return a == b
+
+    def lt(self, a, b):
+        return a < b
+
+    def le(self, a, b):
+        return a <= b
+
+    def add(self, a, b):
+        return a + b
+
+    def sub(self, a, b):
+        return a - b
+
+    def field(self, name: str, slot: int, primed: bool):
+        if name == "owner":
+            return self.e.owner(slot)
+        if name == "is_token":
+            return z3.BoolVal(self.e.slots[slot].is_token, self.e.ctx)
+        if name == "type":
+            return self.e.card_type[slot]
+        return self.e.state(self.t + 1 if primed else self.t).field(name, slot)
+
+    def size(self, zone: Zone, player: int | None, primed: bool):
+        return self.e.size(self.t + 1 if primed else self.t, zone, player)
+
+    def action_field(self, name: str):
+        a = self.e.step(self.t)
+        return getattr(a, name)

@@ -1,0 +1,54 @@
+"""Errors that reach the user as one line, and the exit codes of the command line."""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import Iterable
+
+
+class ExitCode(IntEnum):
+    OK = 0
+    VIOLATED = 1  # for replay: the trace did not reproduce
+    BAD_INPUT = 2
+    UNKNOWN = 3
+
+
+@dataclass(frozen=True)
+class Location:
+    path: str
+    line: int | None = None
+    column: int | None = None
+
+    def __str__(self) -> str:
+        parts = [self.path]
+        if self.line is not None:
+            parts.append(str(self.line))
+            if self.column is not None:
+                parts.append(str(self.column))
+        return ":".join(parts)
+
+
+class InputError(Exception):
+    """Bad input: a malformed file, an unknown name, a value out of range.
+
+    Rendered as `path:line:col: error: message` (or `error: message` when no file is involved).
+    """
+
+    def __init__(self, message: str, location: Location | None = None):
+        super().__init__(message)
+        self.message = message
+        self.location = location
+
+    def __str__(self) -> str:
+        one_line = " ".join(self.message.split())
+        if self.location is None:
+            return f"error: {one_line}"
+        return f"{self.location}: error: {one_line}"
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str:
+    """' (did you mean 'x'?)' when a close match exists, else ''."""
+    matches = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f" (did you mean '{matches[0]}'?)" if matches else ""

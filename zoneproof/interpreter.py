@@ -1,0 +1,493 @@
+"""The plain-Python meaning of every action: `apply(world, state, action) -> Outcome`.
+
+This is the readable half of the model. The encoder states the same semantics as Z3 constraints;
+each is the other's oracle (every counterexample is replayed here before it is reported).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .model import (
+    BOTTOM,
+    GAME_ZONES,
+    MAX_COUNTERS,
+    ORDERED_ZONES,
+    PERSONAL_ZONES,
+    PLAYER_NAMES,
+    SPELL_ONLY_TYPES,
+    Action,
+    ActionKind,
+    Behaviour,
+    CardType,
+    GameState,
+    ObjectState,
+    Slot,
+    SlotKind,
+    Zone,
+    zone_key,
+)
+from .ruleset import RuleSet
+
+K = ActionKind
+
+# The zones each moving action may take an object from (outside the game is added when 400.11c is off).
+SOURCES: dict[ActionKind, tuple[Zone, ...]] = {
+    K.EXILE: GAME_ZONES,
+    K.MOVE_TO_COMMAND: GAME_ZONES,
+    K.PUT_ONTO_BATTLEFIELD: (Zone.HAND, Zone.LIBRARY, Zone.GRAVEYARD, Zone.EXILE, Zone.COMMAND),
+    K.PUT_INTO_LIBRARY: (Zone.HAND, Zone.BATTLEFIELD, Zone.GRAVEYARD, Zone.STACK, Zone.EXILE, Zone.COMMAND),
+    K.RETURN_TO_HAND: (Zone.BATTLEFIELD, Zone.STACK, Zone.GRAVEYARD, Zone.EXILE, Zone.COMMAND),
+}
+# Actions that use the `player` field, and those that use `card`.
+USES_PLAYER = {
+    K.DRAW, K.MILL, K.CAST, K.SACRIFICE, K.PUT_INTO_LIBRARY, K.SHUFFLE, K.GAIN_CONTROL,
+    K.CREATE_TOKEN, K.PUT_ONTO_BATTLEFIELD, K.SHUFFLE_HAND_INTO_LIBRARY, K.REORDER,
+}
+NO_CARD = {K.SHUFFLE, K.REORDER, K.SHUFFLE_HAND_INTO_LIBRARY, K.STATE_BASED_ACTIONS}
+# Actions whose `n` places the card when the rule that fixes the place is off.
+GRAVEYARD_BOUND = {K.DISCARD, K.MILL, K.RESOLVE, K.COUNTER, K.DESTROY, K.SACRIFICE}
+
+
+class IllegalAction(Exception):
+    """The action is not possible in this state under these rules."""
+
+
+@dataclass(frozen=True)
+class World:
+    """What stays fixed during a run: the rule set, the scope's slots, and each card's type."""
+
+    ruleset: RuleSet
+    slots: tuple[Slot, ...]
+    card_types: tuple[CardType, ...]
+    players: int
+
+    def on(self, behaviour: Behaviour, zone: Zone | None = None) -> str | None:
+        return self.ruleset.active(behaviour, zone)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    state: GameState
+    rules: tuple[str, ...]  # the rules that decided the outcome
+
+
+def apply(world: World, state: GameState, action: Action) -> Outcome:
+    if not world.ruleset.allows(action.kind):
+        raise IllegalAction(f"rule set '{world.ruleset.name}' has no action '{action.kind.value}'")
+    _check_fields(world, action)
+    if action.n != 0 and not uses_position(world, action):
+        raise IllegalAction(f"{action.kind.value} takes no position here (n must be 0)")
+    return _Step(world, state, action).run()
+
+
+def uses_position(world: World, action: Action) -> bool:
+    """Whether `n` places the card: always for put_into_library; for graveyard and stack arrivals
+    only when 404.1 or 405.2 is not in force."""
+    k = action.kind
+    if k is K.PUT_INTO_LIBRARY:
+        return True
+    if k is K.CAST:
+        return not world.on(Behaviour.STACK_PUSH_TOP)
+    if k in GRAVEYARD_BOUND:
+        if k is K.RESOLVE and world.card_types[action.card] not in SPELL_ONLY_TYPES:
+            return False
+        return not world.on(Behaviour.GRAVEYARD_TOP)
+    return False
+
+
+def _check_fields(world: World, action: Action) -> None:
+    k = action.kind
+    if (k in NO_CARD) != (action.card is None):
+        raise IllegalAction(f"{k.value} {'takes no' if k in NO_CARD else 'needs a'} card")
+    if action.card is not None and not 0 <= action.card < len(world.slots):
+        raise IllegalAction(f"no object slot {action.card}")
+    needs_player = k in USES_PLAYER and not (k is K.REORDER and action.zone is Zone.STACK)
+    if needs_player != (action.player is not None):
+        raise IllegalAction(f"{k.value} {'needs a' if needs_player else 'takes no'} player")
+    if action.player is not None and not 0 <= action.player < world.players:
+        raise IllegalAction(f"no player {action.player}")
+    if (k is K.REORDER) != (action.zone is not None):
+        raise IllegalAction("only reorder names a zone")
+    if action.n < 0:
+        raise IllegalAction("n must be 0 or more")
+    if action.cards and k is not K.SHUFFLE_HAND_INTO_LIBRARY:
+        raise IllegalAction("only a zone-wide action lists cards")
+
+
+class _Step:
+    """One application of one action. Collects the rules that decided the outcome."""
+
+    def __init__(self, world: World, state: GameState, action: Action):
+        self.world = world
+        self.objects = list(state.objects)
+        self.before = state
+        self.action = action
+        self.rules: list[str] = []
+
+    # ---------------------------------------------------------------- helpers
+
+    def cite(self, rule_id: str | None) -> None:
+        if rule_id and rule_id not in self.rules:
+            self.rules.append(rule_id)
+
+    def require(self, condition: bool, reason: str) -> None:
+        if not condition:
+            raise IllegalAction(reason)
+
+    def slot(self, index: int) -> Slot:
+        return self.world.slots[index]
+
+    def name(self, index: int) -> str:
+        return self.slot(index).name
+
+    def pile(self, zone: Zone, player: int) -> list[int]:
+        """Members of an ordered zone in the current (possibly half-updated) objects, bottom first."""
+        members = [
+            i for i, o in enumerate(self.objects)
+            if o.zone is zone and (zone not in PERSONAL_ZONES or o.whose == player)
+        ]
+        return sorted(members, key=lambda i: self.objects[i].pos)
+
+    def top_of_library(self, player: int) -> int:
+        pile = self.pile(Zone.LIBRARY, player)
+        self.require(bool(pile), f"{PLAYER_NAMES[player]}'s library is empty")
+        return pile[-1]
+
+    def new_object(self, old: ObjectState, keep_effect: bool = False) -> dict:
+        """Field changes for an object that becomes a new object (400.7), or for one that does not."""
+        rule = self.world.on(Behaviour.NEW_OBJECT)
+        if not rule:
+            return {}
+        self.cite(rule)
+        carried = keep_effect and old.effect and self.world.on(Behaviour.SPELL_EFFECTS_CARRY)
+        if carried:
+            self.cite(self.world.on(Behaviour.SPELL_EFFECTS_CARRY))
+        return dict(gen=old.gen + 1, counters=0, tapped=False, attached=False, effect=bool(carried))
+
+    def renew_in_place(self, index: int, behaviour: Behaviour, **changes) -> None:
+        """An object that stays in its zone but may become a new object (400.8, 400.9, 400.10)."""
+        old = self.objects[index]
+        rule = self.world.on(behaviour)
+        if rule:
+            self.cite(rule)
+            changes.update(gen=old.gen + 1, counters=0, tapped=False, attached=False, effect=False)
+        self.objects[index] = old.moved(**changes)
+
+    def token_stuck(self, index: int) -> bool:
+        """111.8: a token that has left the battlefield stays where it is."""
+        o = self.objects[index]
+        if self.slot(index).is_token and o.zone not in (Zone.BATTLEFIELD, Zone.NOWHERE):
+            rule = self.world.on(Behaviour.TOKEN_STAYS)
+            if rule:
+                self.cite(rule)
+                return True
+        return False
+
+    def source_allowed(self, zone: Zone, sources: tuple[Zone, ...]) -> bool:
+        if zone is Zone.OUTSIDE:
+            return not self.world.on(Behaviour.OUTSIDE_UNTOUCHABLE)
+        return zone in sources
+
+    def destination_player(self, index: int, zone: Zone, named: int) -> int:
+        owner = self.slot(index).owner
+        if zone not in PERSONAL_ZONES:
+            return owner
+        rule = self.world.on(Behaviour.OWNER_REDIRECT, zone)
+        if rule and named != owner:
+            self.cite(rule)
+            return owner
+        return named
+
+    def insertion_pos(self, zone: Zone, size_before: int) -> int:
+        """Where a newcomer goes in an ordered zone, counted from the bottom."""
+        n = self.action.n
+        fixed_rule = {Zone.GRAVEYARD: Behaviour.GRAVEYARD_TOP, Zone.STACK: Behaviour.STACK_PUSH_TOP}.get(zone)
+        if zone is Zone.LIBRARY:
+            if n == BOTTOM:
+                return 0
+            if n > size_before:
+                rule = self.world.on(Behaviour.NTH_FROM_TOP_SHORT)
+                self.require(rule is not None, f"the library has fewer than {n} cards and 401.7 is not in force")
+                self.cite(rule)
+                return 0
+            return size_before + 1 - n
+        rule = self.world.on(fixed_rule)
+        if rule:
+            self.cite(rule)
+            return size_before
+        self.require(n <= size_before + 1, f"position {n} from the top is past the bottom of the {zone.value}")
+        return 0 if n == BOTTOM else size_before + 1 - n
+
+    def move(self, index: int, zone: Zone, named: int, controller: int | None = None, keep_effect: bool = False) -> None:
+        """Move one object to another zone: leave its old pile, enter the new one, become a new object."""
+        old = self.objects[index]
+        if self.token_stuck(index):
+            return
+        whose = self.destination_player(index, zone, named)
+        self.require((zone, whose) != (old.zone, old.whose) or zone not in ORDERED_ZONES, "the object is already there")
+        if old.zone in ORDERED_ZONES:
+            for i in self.pile(old.zone, old.whose):
+                if self.objects[i].pos > old.pos:
+                    self.objects[i] = self.objects[i].moved(pos=self.objects[i].pos - 1)
+        pos = 0
+        if zone in ORDERED_ZONES:
+            pile = [i for i in self.pile(zone, whose) if i != index]
+            pos = self.insertion_pos(zone, len(pile))
+            for i in pile:
+                if self.objects[i].pos >= pos:
+                    self.objects[i] = self.objects[i].moved(pos=self.objects[i].pos + 1)
+        owner = self.slot(index).owner
+        in_play = zone in (Zone.BATTLEFIELD, Zone.STACK)
+        changes = dict(
+            zone=zone,
+            whose=whose,
+            pos=pos,
+            controller=controller if in_play and controller is not None else owner,
+            face_down=False,
+        )
+        changes.update(self.new_object(old, keep_effect))
+        self.objects[index] = old.moved(**changes)
+
+    def set_order(self, zone: Zone, player: int | None) -> None:
+        """Apply the order recorded in the action to one ordered zone (a shuffle or rearrangement)."""
+        key = zone_key(zone, player)
+        order = self.action.order_for(key)
+        members = self.pile(zone, player if player is not None else 0)
+        self.require(order is not None, f"the action does not record the new order of {key}")
+        self.require(sorted(order) == sorted(members), f"the recorded order of {key} is not a rearrangement of its cards")
+        for depth_from_top, i in enumerate(order):
+            self.objects[i] = self.objects[i].moved(pos=len(order) - 1 - depth_from_top)
+
+    # ---------------------------------------------------------------- actions
+
+    def run(self) -> Outcome:
+        handler = getattr(self, f"do_{self.action.kind.value}")
+        handler()
+        if self.action.kind not in (K.SHUFFLE, K.REORDER, K.SHUFFLE_HAND_INTO_LIBRARY):
+            self.require(not self.action.order, f"{self.action.kind.value} records no order")
+        return Outcome(GameState(tuple(self.objects)), tuple(self.rules))
+
+    def target(self) -> tuple[int, ObjectState]:
+        return self.action.card, self.objects[self.action.card]
+
+    def do_draw(self) -> None:
+        self.draw_like(Zone.HAND)
+
+    def do_mill(self) -> None:
+        self.draw_like(Zone.GRAVEYARD)
+
+    def draw_like(self, zone: Zone) -> None:
+        p = self.action.player
+        top = self.top_of_library(p)
+        self.require(self.action.card == top, f"{self.name(self.action.card)} is not the top card of {PLAYER_NAMES[p]}'s library")
+        self.move(top, zone, p)
+
+    def do_discard(self) -> None:
+        c, o = self.target()
+        self.require(o.zone is Zone.HAND, f"{self.name(c)} is not in a hand")
+        self.move(c, Zone.GRAVEYARD, o.whose)
+
+    def do_cast(self) -> None:
+        c, o = self.target()
+        p = self.action.player
+        self.require(o.zone is Zone.HAND and o.whose == p, f"{self.name(c)} is not in {PLAYER_NAMES[p]}'s hand")
+        self.require(not self.slot(c).is_token, "a token cannot be cast")
+        self.require(self.world.card_types[c] is not CardType.LAND, f"{self.name(c)} is a land and cannot be cast")
+        self.move(c, Zone.STACK, p, controller=p)
+
+    def do_resolve(self) -> None:
+        c, o = self.target()
+        self.require(o.zone is Zone.STACK, f"{self.name(c)} is not on the stack")
+        rule = self.world.on(Behaviour.STACK_TOP_ONLY)
+        if rule:
+            self.require(o.pos == len(self.pile(Zone.STACK, 0)) - 1, f"{self.name(c)} is not the top of the stack (405.5)")
+            self.cite(rule)
+        if self.world.card_types[c] in SPELL_ONLY_TYPES:
+            self.move(c, Zone.GRAVEYARD, o.controller)
+        else:
+            self.move(c, Zone.BATTLEFIELD, o.controller, controller=o.controller, keep_effect=True)
+
+    def do_counter(self) -> None:
+        c, o = self.target()
+        self.require(o.zone is Zone.STACK, f"{self.name(c)} is not on the stack")
+        self.move(c, Zone.GRAVEYARD, o.controller)
+
+    def do_destroy(self) -> None:
+        c, o = self.target()
+        self.require(o.zone is Zone.BATTLEFIELD, f"{self.name(c)} is not on the battlefield")
+        self.move(c, Zone.GRAVEYARD, o.controller)
+
+    def do_sacrifice(self) -> None:
+        c, o = self.target()
+        p = self.action.player
+        self.require(o.zone is Zone.BATTLEFIELD and o.controller == p, f"{PLAYER_NAMES[p]} does not control {self.name(c)} on the battlefield")
+        self.move(c, Zone.GRAVEYARD, p)
+
+    def do_exile(self) -> None:
+        c, o = self.target()
+        self.require(self.source_allowed(o.zone, SOURCES[K.EXILE]), f"{self.name(c)} cannot be exiled from {o.zone.value}")
+        if o.zone is Zone.EXILE:
+            self.renew_in_place(c, Behaviour.EXILE_IN_EXILE)
+        else:
+            self.move(c, Zone.EXILE, self.slot(c).owner)
+
+    def do_return_to_hand(self) -> None:
+        c, o = self.target()
+        self.require(self.source_allowed(o.zone, SOURCES[K.RETURN_TO_HAND]), f"{self.name(c)} cannot be returned to a hand from {o.zone.value}")
+        self.move(c, Zone.HAND, o.controller)
+
+    def do_put_into_library(self) -> None:
+        c, o = self.target()
+        self.require(self.source_allowed(o.zone, SOURCES[K.PUT_INTO_LIBRARY]), f"{self.name(c)} cannot be put into a library from {o.zone.value}")
+        self.move(c, Zone.LIBRARY, self.action.player)
+
+    def do_shuffle(self) -> None:
+        self.set_order(Zone.LIBRARY, self.action.player)
+
+    def do_reorder(self) -> None:
+        zone = self.action.zone
+        self.require(zone in ORDERED_ZONES, f"{zone.value} has no order to rearrange")
+        fixed_by = self.world.ruleset.rules_for(Behaviour.ORDER_FIXED, zone)
+        self.require(not fixed_by, f"the order of the {zone.value} is fixed by {', '.join(fixed_by)}")
+        self.set_order(zone, self.action.player)
+
+    def do_gain_control(self) -> None:
+        c, o = self.target()
+        p = self.action.player
+        self.require(o.zone in (Zone.BATTLEFIELD, Zone.STACK), f"{self.name(c)} is neither a permanent nor a spell")
+        self.require(o.controller != p, f"{PLAYER_NAMES[p]} already controls {self.name(c)}")
+        self.objects[c] = o.moved(controller=p)
+
+    def do_create_token(self) -> None:
+        c, o = self.target()
+        p = self.action.player
+        slot = self.slot(c)
+        self.require(slot.is_token and slot.owner == p, f"{slot.name} is not a token slot of {PLAYER_NAMES[p]}")
+        self.require(o.zone is Zone.NOWHERE and o.gen == 0, f"{slot.name} has already been created")
+        self.objects[c] = o.moved(zone=Zone.BATTLEFIELD, whose=p, controller=p, gen=1)
+
+    def do_put_onto_battlefield(self) -> None:
+        c, o = self.target()
+        p = self.action.player
+        self.require(self.source_allowed(o.zone, SOURCES[K.PUT_ONTO_BATTLEFIELD]), f"{self.name(c)} cannot be put onto the battlefield from {o.zone.value}")
+        if not self.slot(c).is_token and self.world.card_types[c] in SPELL_ONLY_TYPES:
+            rule = self.world.on(Behaviour.SPELLS_STAY_OFF_BATTLEFIELD)
+            if rule:
+                self.cite(rule)
+                return
+        self.move(c, Zone.BATTLEFIELD, p, controller=p)
+
+    def do_move_to_command(self) -> None:
+        c, o = self.target()
+        self.require(self.source_allowed(o.zone, SOURCES[K.MOVE_TO_COMMAND]), f"{self.name(c)} cannot be moved from {o.zone.value}")
+        if o.zone is Zone.COMMAND:
+            self.renew_in_place(c, Behaviour.COMMAND_IN_COMMAND)
+        else:
+            self.move(c, Zone.COMMAND, self.slot(c).owner)
+
+    def do_turn_face_down(self) -> None:
+        c, o = self.target()
+        self.require(o.zone is Zone.COMMAND and not o.face_down, f"{self.name(c)} is not a face-up object in the command zone")
+        self.renew_in_place(c, Behaviour.COMMAND_FACE_DOWN, face_down=True)
+
+    def do_bring_in(self) -> None:
+        c, o = self.target()
+        self.require(o.zone is Zone.OUTSIDE, f"{self.name(c)} is not outside the game")
+        self.move(c, Zone.HAND, self.slot(c).owner)
+
+    def do_shuffle_hand_into_library(self) -> None:
+        p = self.action.player
+        hand = [i for i, o in enumerate(self.objects) if o.zone is Zone.HAND and o.whose == p]
+        rule = self.world.on(Behaviour.ZONE_WIDE)
+        if rule:
+            self.require(not self.action.cards, "with 400.12 in force the whole hand moves; the action lists no cards")
+            self.cite(rule)
+            moving = hand
+        else:
+            self.require(set(self.action.cards) <= set(hand), "the action lists cards that are not in the hand")
+            moving = sorted(self.action.cards)
+        receiving = set()
+        for i in moving:
+            if self.token_stuck(i):
+                continue
+            whose = self.destination_player(i, Zone.LIBRARY, p)
+            receiving.add(whose)
+            old = self.objects[i]
+            changes = dict(zone=Zone.LIBRARY, whose=whose, controller=self.slot(i).owner, face_down=False, pos=0)
+            changes.update(self.new_object(old))
+            self.objects[i] = old.moved(**changes)
+        for q in sorted(receiving):
+            self.set_order(Zone.LIBRARY, q)
+        expected = {zone_key(Zone.LIBRARY, q) for q in receiving}
+        self.require({k for k, _ in self.action.order} == expected, "the action must record the new order of exactly the libraries that received cards")
+
+    def do_tap(self) -> None:
+        self.mark(lambda o: not o.tapped, "untapped permanent", tapped=True)
+
+    def do_attach(self) -> None:
+        self.mark(lambda o: not o.attached, "permanent with nothing attached", attached=True)
+
+    def do_add_counter(self) -> None:
+        c, o = self.target()
+        self.mark(lambda o: o.counters < MAX_COUNTERS, f"permanent with fewer than {MAX_COUNTERS} counters", counters=o.counters + 1)
+
+    def mark(self, allowed, description: str, **changes) -> None:
+        c, o = self.target()
+        self.require(o.zone is Zone.BATTLEFIELD and allowed(o), f"{self.name(c)} is not an {description}")
+        self.objects[c] = o.moved(**changes)
+
+    def do_apply_effect(self) -> None:
+        c, o = self.target()
+        self.require(o.zone in (Zone.BATTLEFIELD, Zone.STACK) and not o.effect, f"{self.name(c)} is not a permanent or spell without an effect")
+        self.objects[c] = o.moved(effect=True)
+
+    def do_state_based_actions(self) -> None:
+        rule = self.world.on(Behaviour.TOKEN_CEASES)
+        if not rule:
+            return
+        ceasing = [
+            i for i, o in enumerate(self.objects)
+            if self.slot(i).is_token and o.zone not in (Zone.BATTLEFIELD, Zone.NOWHERE)
+        ]
+        if ceasing:
+            self.cite(rule)
+        for i in ceasing:
+            old = self.objects[i]
+            self.objects[i] = old.moved(zone=Zone.NOWHERE, whose=self.slot(i).owner, controller=self.slot(i).owner, pos=0, face_down=False)
+        self.compact_piles()
+
+    def compact_piles(self) -> None:
+        """Close the gaps that leaving objects left in ordered zones, keeping the order of those that stay."""
+        piles: dict[tuple, list[int]] = {}
+        for i, o in enumerate(self.objects):
+            if o.zone in ORDERED_ZONES:
+                piles.setdefault((o.zone, o.whose if o.zone in PERSONAL_ZONES else None), []).append(i)
+        for members in piles.values():
+            for rank, i in enumerate(sorted(members, key=lambda i: self.objects[i].pos)):
+                self.objects[i] = self.objects[i].moved(pos=rank)
+
+
+def run_actions(world: World, start: GameState, actions: list[Action]) -> list[Outcome]:
+    outcomes = []
+    state = start
+    for action in actions:
+        outcome = apply(world, state, action)
+        outcomes.append(outcome)
+        state = outcome.state
+    return outcomes
+
+
+def check_initial(world: World, state: GameState) -> None:
+    """A check starts at the start of a game: each deck in its owner's library, sideboards outside."""
+    for slot, o in zip(world.slots, state.objects):
+        expected = {SlotKind.CARD: Zone.LIBRARY, SlotKind.SIDEBOARD: Zone.OUTSIDE, SlotKind.TOKEN: Zone.NOWHERE}[slot.kind]
+        if o.zone is not expected or o.whose != slot.owner or o.controller != slot.owner or o.gen != 0:
+            raise IllegalAction(f"{slot.name} does not start where a game starts ({expected.value} of {PLAYER_NAMES[slot.owner]})")
+    for p in range(world.players):
+        positions = sorted(state.objects[i].pos for i in state.zone_members(Zone.LIBRARY, p))
+        if positions != list(range(len(positions))):
+            raise IllegalAction(f"{PLAYER_NAMES[p]}'s library positions are not 0..{len(positions) - 1}")
+    for slot, t in zip(world.slots, world.card_types):
+        if slot.is_token and t is not CardType.CREATURE:
+            raise IllegalAction(f"token {slot.name} must be a creature")

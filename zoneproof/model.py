@@ -1,0 +1,240 @@
+"""Core types of the zone model: zones, card types, actions, objects, states and scope.
+
+Everything here is plain data. The interpreter (`interpreter.py`) gives the actions their
+meaning in Python; the encoder (`encoder.py`) gives them the same meaning in Z3.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from enum import Enum
+
+
+class Zone(str, Enum):
+    LIBRARY = "library"
+    HAND = "hand"
+    GRAVEYARD = "graveyard"
+    BATTLEFIELD = "battlefield"
+    STACK = "stack"
+    EXILE = "exile"
+    COMMAND = "command"
+    # Not zones (400.11): a card outside the game, and a token slot that does not exist.
+    OUTSIDE = "outside"
+    NOWHERE = "nowhere"
+
+
+PERSONAL_ZONES = (Zone.LIBRARY, Zone.HAND, Zone.GRAVEYARD)
+ORDERED_ZONES = (Zone.LIBRARY, Zone.GRAVEYARD, Zone.STACK)
+GAME_ZONES = tuple(z for z in Zone if z not in (Zone.OUTSIDE, Zone.NOWHERE))
+
+
+class CardType(str, Enum):
+    LAND = "land"
+    CREATURE = "creature"
+    ARTIFACT = "artifact"
+    ENCHANTMENT = "enchantment"
+    PLANESWALKER = "planeswalker"
+    INSTANT = "instant"
+    SORCERY = "sorcery"
+
+
+PERMANENT_TYPES = (CardType.LAND, CardType.CREATURE, CardType.ARTIFACT, CardType.ENCHANTMENT, CardType.PLANESWALKER)
+SPELL_ONLY_TYPES = (CardType.INSTANT, CardType.SORCERY)
+
+
+class ActionKind(str, Enum):
+    DRAW = "draw"
+    DISCARD = "discard"
+    MILL = "mill"
+    CAST = "cast"
+    RESOLVE = "resolve"
+    COUNTER = "counter"
+    DESTROY = "destroy"
+    SACRIFICE = "sacrifice"
+    EXILE = "exile"
+    RETURN_TO_HAND = "return_to_hand"
+    PUT_INTO_LIBRARY = "put_into_library"
+    SHUFFLE = "shuffle"
+    REORDER = "reorder"
+    GAIN_CONTROL = "gain_control"
+    CREATE_TOKEN = "create_token"
+    PUT_ONTO_BATTLEFIELD = "put_onto_battlefield"
+    MOVE_TO_COMMAND = "move_to_command"
+    TURN_FACE_DOWN = "turn_face_down"
+    BRING_IN = "bring_in"
+    SHUFFLE_HAND_INTO_LIBRARY = "shuffle_hand_into_library"
+    TAP = "tap"
+    ADD_COUNTER = "add_counter"
+    ATTACH = "attach"
+    APPLY_EFFECT = "apply_effect"
+    STATE_BASED_ACTIONS = "state_based_actions"
+
+
+class Behaviour(str, Enum):
+    """What a rule does in the model. A rule set maps its rule numbers to these."""
+
+    OWNER_REDIRECT = "owner-redirect"  # 400.3
+    NEW_OBJECT = "new-object"  # 400.7, 403.4
+    SPELL_EFFECTS_CARRY = "spell-effects-carry"  # 400.7a
+    EXILE_IN_EXILE = "exile-in-exile"  # 400.8, 406.7
+    COMMAND_FACE_DOWN = "command-face-down"  # 400.9
+    COMMAND_IN_COMMAND = "command-in-command"  # 400.10
+    ORDER_FIXED = "order-fixed"  # 400.5, 401.2, 404.2
+    STACK_TOP_ONLY = "stack-top-only"  # 405.5
+    STACK_PUSH_TOP = "stack-push-top"  # 405.2
+    GRAVEYARD_TOP = "graveyard-top"  # 404.1
+    NTH_FROM_TOP_SHORT = "nth-from-top-short"  # 401.7
+    SPELLS_STAY_OFF_BATTLEFIELD = "spells-stay-off-battlefield"  # 400.4a
+    TOKEN_CEASES = "token-ceases"  # 111.7, 704.5d
+    TOKEN_STAYS = "token-stays"  # 111.8
+    OUTSIDE_UNTOUCHABLE = "outside-untouchable"  # 400.11c
+    ZONE_WIDE = "zone-wide"  # 400.12
+    DOCUMENTED = "documented"  # a rule the model records but that constrains no transition
+
+
+# Where a move into a library puts the card: 0 is the bottom, n >= 1 is n-th from the top.
+BOTTOM = 0
+
+
+@dataclass(frozen=True)
+class Scope:
+    players: int = 2
+    cards: int = 3  # main-deck cards per player
+    sideboard: int = 1  # cards per player outside the game at the start
+    tokens: int = 1  # token slots per player
+    depth: int = 6
+
+    LIMITS = {"players": (1, 4), "cards": (0, 8), "sideboard": (0, 3), "tokens": (0, 3), "depth": (0, 40)}
+
+
+PLAYER_NAMES = ("A", "B", "C", "D")
+
+
+class SlotKind(str, Enum):
+    CARD = "card"
+    SIDEBOARD = "sideboard"
+    TOKEN = "token"
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One object slot of the scope: a card of a player's deck or sideboard, or a token slot."""
+
+    index: int
+    name: str
+    owner: int
+    kind: SlotKind
+
+    @property
+    def is_token(self) -> bool:
+        return self.kind is SlotKind.TOKEN
+
+
+def slots_for(scope: Scope) -> tuple[Slot, ...]:
+    slots: list[Slot] = []
+    for p in range(scope.players):
+        letter = PLAYER_NAMES[p]
+        for i in range(scope.cards):
+            slots.append(Slot(len(slots), f"{letter}{i + 1}", p, SlotKind.CARD))
+        for i in range(scope.sideboard):
+            slots.append(Slot(len(slots), f"{letter}-sb{i + 1}", p, SlotKind.SIDEBOARD))
+        for i in range(scope.tokens):
+            slots.append(Slot(len(slots), f"{letter}-tok{i + 1}", p, SlotKind.TOKEN))
+    return tuple(slots)
+
+
+@dataclass(frozen=True)
+class ObjectState:
+    """What the game knows of one slot at one moment.
+
+    `whose` is the player whose zone it is for library, hand and graveyard; elsewhere it is the
+    owner. `controller` is meaningful on the battlefield and the stack; elsewhere it is the owner.
+    `pos` counts from the bottom of an ordered zone (library, graveyard, stack); elsewhere 0.
+    `gen` is the object identity: it goes up by one each time the card becomes a new object.
+    counters, tapped, attached and effect are the memory that 400.7 wipes.
+    """
+
+    zone: Zone
+    whose: int
+    controller: int
+    pos: int = 0
+    gen: int = 0
+    face_down: bool = False
+    counters: int = 0
+    tapped: bool = False
+    attached: bool = False
+    effect: bool = False
+
+    def moved(self, **changes) -> "ObjectState":
+        return replace(self, **changes)
+
+
+STATE_FIELDS = ("zone", "whose", "controller", "pos", "gen", "face_down", "counters", "tapped", "attached", "effect")
+MEMORY_FIELDS = ("counters", "tapped", "attached", "effect")
+MAX_COUNTERS = 2
+
+
+@dataclass(frozen=True)
+class GameState:
+    objects: tuple[ObjectState, ...]
+
+    def zone_members(self, zone: Zone, player: int | None = None) -> list[int]:
+        """Slots in the zone, bottom first for ordered zones."""
+        members = [
+            i
+            for i, o in enumerate(self.objects)
+            if o.zone is zone and (player is None or zone not in PERSONAL_ZONES or o.whose == player)
+        ]
+        return sorted(members, key=lambda i: self.objects[i].pos)
+
+    def size(self, zone: Zone, player: int | None = None) -> int:
+        return len(self.zone_members(zone, player))
+
+
+@dataclass(frozen=True)
+class Action:
+    """One step. Unused fields keep their defaults so that an action has one canonical form.
+
+    `order` records the outcome of a shuffle or rearrangement: for each ordered zone that was
+    reordered, the slots from top to bottom, keyed by `zone_key`. `cards` records which cards a
+    zone-wide action moved when 400.12 is not in force.
+    """
+
+    kind: ActionKind
+    card: int | None = None
+    player: int | None = None
+    n: int = 0
+    zone: Zone | None = None
+    order: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    cards: tuple[int, ...] = ()
+
+    def order_for(self, key: str) -> tuple[int, ...] | None:
+        return dict(self.order).get(key)
+
+
+def zone_key(zone: Zone, player: int | None) -> str:
+    """A name for one zone: `library/A` for a player's zone, `stack` for a shared one."""
+    if zone in PERSONAL_ZONES:
+        return f"{zone.value}/{PLAYER_NAMES[player]}"
+    return zone.value
+
+
+@dataclass(frozen=True)
+class Step:
+    action: Action
+    state: GameState
+    rules: tuple[str, ...] = field(default=())
+
+
+def initial_state(slots: tuple[Slot, ...], library_order: dict[int, list[int]]) -> GameState:
+    """The start of a game: deck cards in their owner's library in the given order (bottom first),
+    sideboard cards outside the game, token slots empty."""
+    objects: list[ObjectState] = []
+    for s in slots:
+        if s.kind is SlotKind.CARD:
+            objects.append(ObjectState(Zone.LIBRARY, s.owner, s.owner, library_order[s.owner].index(s.index)))
+        elif s.kind is SlotKind.SIDEBOARD:
+            objects.append(ObjectState(Zone.OUTSIDE, s.owner, s.owner))
+        else:
+            objects.append(ObjectState(Zone.NOWHERE, s.owner, s.owner))
+    return GameState(tuple(objects))

@@ -1,0 +1,124 @@
+"""Re-execute a trace in the interpreter: every state compared, the property evaluated at every step."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+from .errors import InputError
+from .evaluate import ConcreteBackend, evaluate
+from .interpreter import IllegalAction, World, apply, check_initial
+from .model import PLAYER_NAMES, Action, CardType, GameState, Step
+from .properties import Property, PropertyKind, parse_properties
+from .ruleset import RuleSet, load_ruleset
+from .trace import Trace
+
+
+@dataclass(frozen=True)
+class Replay:
+    """The outcome of re-executing a trace.
+
+    `mismatch` names the first step and value where the interpreter disagrees with the recorded
+    trace (None when every state matches). `violation_step` is the first state at which the
+    interpreter finds the property false (None when it never is).
+    """
+
+    steps: tuple[Step, ...]
+    mismatch: str | None
+    violation_step: int | None
+
+    def confirms(self, recorded_step: int) -> bool:
+        return self.mismatch is None and self.violation_step == recorded_step
+
+
+def first_violation(world: World, prop: Property, initial: GameState, steps: tuple[Step, ...]) -> int | None:
+    """The first state index at which the property fails, or None."""
+    states = [initial] + [s.state for s in steps]
+    for index, state in enumerate(states):
+        if prop.kind is PropertyKind.ALWAYS:
+            backend = ConcreteBackend(world.slots, world.card_types, state)
+        elif index == 0:
+            continue
+        else:
+            backend = ConcreteBackend(world.slots, world.card_types, states[index - 1], steps[index - 1].action, state)
+        if not evaluate(prop, backend, world.slots, world.players):
+            return index
+    return None
+
+
+def execute(world: World, initial: GameState, actions: list[Action], recorded: list[GameState] | None = None,
+            recorded_rules: list[tuple[str, ...]] | None = None) -> tuple[tuple[Step, ...], str | None]:
+    """Run the actions in the interpreter; compare with the recorded states (and rules) where given."""
+    try:
+        check_initial(world, initial)
+    except IllegalAction as e:
+        return (), f"state 0: {e}"
+    steps: list[Step] = []
+    state = initial
+    for index, action in enumerate(actions, start=1):
+        try:
+            outcome = apply(world, state, action)
+        except IllegalAction as e:
+            return tuple(steps), f"step {index} ({action.kind.value}) is illegal here: {e}"
+        step = Step(action, outcome.state, outcome.rules)
+        steps.append(step)
+        if recorded is not None:
+            difference = state_difference(world, recorded[index - 1], outcome.state)
+            if difference:
+                return tuple(steps), f"step {index} ({action.kind.value}): {difference}"
+        if recorded_rules is not None and tuple(recorded_rules[index - 1]) != outcome.rules:
+            return tuple(steps), (
+                f"step {index} ({action.kind.value}): the trace records rules {list(recorded_rules[index - 1])},"
+                f" the interpreter applied {list(outcome.rules)}"
+            )
+        state = outcome.state
+    return tuple(steps), None
+
+
+def state_difference(world: World, recorded: GameState, actual: GameState) -> str | None:
+    for slot, r, a in zip(world.slots, recorded.objects, actual.objects):
+        for f in fields(r):
+            rv, av = getattr(r, f.name), getattr(a, f.name)
+            if rv != av:
+                if f.name in ("whose", "controller"):
+                    rv, av = PLAYER_NAMES[rv], PLAYER_NAMES[av]
+                shown = lambda v: v.value if hasattr(v, "value") else v  # noqa: E731
+                return f"{slot.name}.{f.name} is {shown(rv)} in the trace but {shown(av)} in the interpreter"
+    return None
+
+
+def ruleset_for_trace(trace: Trace, path: str) -> RuleSet:
+    """The rule set a trace was made with, refusing one whose content has changed since."""
+    ruleset = load_ruleset(trace.ruleset_name if trace.ruleset_origin == "builtin" else trace.ruleset_origin)
+    if ruleset.sha256 != trace.ruleset_sha256:
+        raise InputError(
+            f"the trace was made with another version of rule set '{trace.ruleset_name}'"
+            f" (sha256 {trace.ruleset_sha256[:12]}…, now {ruleset.sha256[:12]}…); re-run the check to get a new trace",
+            None,
+        ) from None
+    return ruleset.without(trace.removed)
+
+
+def property_for_trace(trace: Trace, path: str) -> Property:
+    props = parse_properties(trace.property_text, f"{path} (#meta.property.text)")
+    if len(props) != 1 or props[0].id != trace.property_id:
+        raise InputError(f"#meta.property.text does not define exactly the property '{trace.property_id}'", None)
+    return props[0]
+
+
+def replay_trace(trace: Trace, path: str) -> tuple[Replay, World, Property]:
+    ruleset = ruleset_for_trace(trace, path)
+    prop = property_for_trace(trace, path)
+    world = World(ruleset, trace.slots, trace.card_types, trace.scope.players)
+    steps, mismatch = execute(
+        world,
+        trace.initial,
+        [s.action for s in trace.steps],
+        recorded=[s.state for s in trace.steps],
+        recorded_rules=[s.rules for s in trace.steps],
+    )
+    violation = first_violation(world, prop, trace.initial, steps) if mismatch is None else None
+    return Replay(steps, mismatch, violation), world, prop
+
+
+def card_types_ok(world: World, card_types: tuple[CardType, ...]) -> bool:
+    return len(card_types) == len(world.slots)

@@ -1,0 +1,146 @@
+"""Turn results into text and JSON. Nothing here prints; the CLI does."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import fields
+from pathlib import Path
+
+from .check import CheckResult, Verdict
+from .model import ORDERED_ZONES, PERSONAL_ZONES, PLAYER_NAMES, Action, CardType, GameState, ObjectState, Slot, Step, Zone
+from .properties import Property
+from .ruleset import RuleSet
+
+
+def where(o: ObjectState) -> str:
+    """`library/A #2` (positions from the top, #1 is the top), `battlefield`, `outside`."""
+    text = o.zone.value
+    if o.zone in PERSONAL_ZONES:
+        text += f"/{PLAYER_NAMES[o.whose]}"
+    return text
+
+
+def describe_action(action: Action, slots: tuple[Slot, ...]) -> str:
+    parts = [action.kind.value]
+    if action.card is not None:
+        parts.append(slots[action.card].name)
+    if action.zone is not None:
+        parts.append(f"zone={action.zone.value}")
+    if action.player is not None:
+        parts.append(f"player={PLAYER_NAMES[action.player]}")
+    if action.n:
+        parts.append(f"n={action.n}")
+    if action.cards:
+        parts.append("cards=" + ",".join(slots[i].name for i in action.cards))
+    for key, order in action.order:
+        parts.append(f"{key}=[" + " ".join(slots[i].name for i in order) + "]")
+    return " ".join(parts)
+
+
+def _position(state: GameState, index: int) -> str:
+    o = state.objects[index]
+    if o.zone not in ORDERED_ZONES:
+        return ""
+    size = state.size(o.zone, o.whose)
+    return f" #{size - o.pos}/{size}"
+
+
+def changes(before: GameState, after: GameState, slots: tuple[Slot, ...]) -> list[str]:
+    """One phrase per object that changed: where it went and which fields changed."""
+    phrases = []
+    for i, (o, o2) in enumerate(zip(before.objects, after.objects)):
+        if o == o2:
+            continue
+        bits = []
+        if (o.zone, o.whose) != (o2.zone, o2.whose):
+            bits.append(f"{where(o)} → {where(o2)}{_position(after, i)}")
+        elif o.pos != o2.pos:
+            bits.append(f"{where(o)}{_position(before, i)} → {_position(after, i).strip()}")
+        for f in fields(o):
+            if f.name in ("zone", "whose", "pos"):
+                continue
+            a, b = getattr(o, f.name), getattr(o2, f.name)
+            if a != b:
+                if f.name == "controller":
+                    a, b = PLAYER_NAMES[a], PLAYER_NAMES[b]
+                bits.append(f"{f.name} {a} → {b}")
+        phrases.append(f"{slots[i].name}: " + ", ".join(bits))
+    return phrases
+
+
+def describe_start(state: GameState, slots: tuple[Slot, ...], card_types: tuple[CardType, ...], players: int) -> list[str]:
+    lines = []
+    for p in range(players):
+        library = list(reversed(state.zone_members(Zone.LIBRARY, p)))
+        shown = ", ".join(f"{slots[i].name} ({card_types[i].value})" for i in library) or "empty"
+        lines.append(f"library/{PLAYER_NAMES[p]}, top first: {shown}")
+    outside = [f"{slots[i].name} ({card_types[i].value})" for i in state.zone_members(Zone.OUTSIDE)]
+    if outside:
+        lines.append("outside the game: " + ", ".join(outside))
+    return lines
+
+
+def format_steps(slots, card_types, players, initial: GameState, steps: tuple[Step, ...]) -> list[str]:
+    lines = [f"  start  {line}" for line in describe_start(initial, slots, card_types, players)]
+    state = initial
+    for number, step in enumerate(steps, start=1):
+        rules = f"  [{', '.join(step.rules)}]" if step.rules else ""
+        lines.append(f"  {number:>3}.  {describe_action(step.action, slots)}{rules}")
+        for phrase in changes(state, step.state, slots) or ["nothing changes"]:
+            lines.append(f"        {phrase}")
+        state = step.state
+    return lines
+
+
+def result_line(r: CheckResult, width: int = 24) -> str:
+    cites = ", ".join(r.prop.cites)
+    line = f"{r.ruleset.label:<{max(width, len(r.ruleset.label))}} {r.prop.id:<22} {r.verdict.value:<9} depth {r.depth:<3} {r.seconds:6.2f}s  [{cites}]"
+    if r.reason:
+        line += f"  ({r.reason})"
+    return line
+
+
+def format_counterexample(r: CheckResult, path: Path | None) -> list[str]:
+    trace = r.trace
+    lines = [f"  counterexample: {len(trace.steps)} step{'s' * (len(trace.steps) != 1)}" + (f", written to {path}" if path else "")]
+    lines += format_steps(trace.slots, trace.card_types, trace.scope.players, trace.initial, trace.steps)
+    lines.append(f"  ✗ {r.prop.id} fails at step {trace.violation_step}: {r.prop.meaning}")
+    return lines
+
+
+def summary(results: list[CheckResult], wall_seconds: float) -> str:
+    counts = {v: sum(r.verdict is v for r in results) for v in Verdict}
+    parts = [f"{counts[v]} {v.value}" for v in Verdict if counts[v] or v in (Verdict.HOLDS, Verdict.VIOLATED)]
+    return f"{len(results)} checks: {', '.join(parts)} in {wall_seconds:.1f}s"
+
+
+def result_json(r: CheckResult, path: Path | None) -> str:
+    return json.dumps({
+        "ruleset": r.ruleset.name,
+        "removed": list(r.ruleset.removed),
+        "property": r.prop.id,
+        "cites": list(r.prop.cites),
+        "verdict": r.verdict.value,
+        "depth": r.depth,
+        "seconds": round(r.seconds, 3),
+        "trace": str(path) if path else None,
+        "reason": r.reason or None,
+    }, ensure_ascii=False)
+
+
+def format_ruleset(ruleset: RuleSet) -> list[str]:
+    lines = [f"{ruleset.name}: {ruleset.title}", f"  source: {ruleset.source}", "  zones:"]
+    for z in ruleset.zones:
+        traits = ["personal" if z.personal else "shared", "hidden" if z.hidden else "public", "ordered" if z.ordered else "unordered"]
+        lines.append(f"    {z.zone.value:<12} {', '.join(traits)}")
+    lines.append("  rules:")
+    for rule in ruleset.rules:
+        lines.append(f"    {rule.id:<8} {rule.behaviour.value:<28} {rule.summary}")
+    lines.append("  actions:")
+    for a in ruleset.actions:
+        lines.append(f"    {a.kind.value:<26} [{', '.join(a.cites)}] {a.summary}")
+    return lines
+
+
+def format_property(p: Property) -> str:
+    return f"  {p.id:<22} {p.kind.value:<6} [{', '.join(p.cites)}] {p.meaning}"

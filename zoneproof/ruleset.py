@@ -1,0 +1,271 @@
+"""Rule set files: parse a TOML file into a RuleSet, and switch rules off by number."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import tomllib
+from dataclasses import dataclass, replace
+from importlib import resources
+from pathlib import Path
+
+from .errors import InputError, Location, did_you_mean
+from .model import ORDERED_ZONES, PERSONAL_ZONES, ActionKind, Behaviour, Zone
+
+RULE_ID = re.compile(r"^\d{3}\.\d+[a-z]?$")
+BEHAVIOUR_ZONES = {Behaviour.OWNER_REDIRECT: PERSONAL_ZONES, Behaviour.ORDER_FIXED: ORDERED_ZONES}
+
+
+@dataclass(frozen=True)
+class Rule:
+    id: str
+    behaviour: Behaviour
+    summary: str
+    without: str
+    zones: tuple[Zone, ...] = ()  # for owner-redirect and order-fixed: the zones it governs
+    restates: str | None = None  # a rule whose text another rule already carries in the model
+
+
+@dataclass(frozen=True)
+class ActionDecl:
+    kind: ActionKind
+    cites: tuple[str, ...]
+    summary: str
+
+
+@dataclass(frozen=True)
+class ZoneDecl:
+    zone: Zone
+    personal: bool
+    hidden: bool
+    ordered: bool
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    name: str
+    title: str
+    source: str
+    origin: str  # "builtin" or the file's path
+    sha256: str
+    zones: tuple[ZoneDecl, ...]
+    rules: tuple[Rule, ...]  # every rule of the file, in file order
+    actions: tuple[ActionDecl, ...]
+    removed: tuple[str, ...] = ()
+
+    @property
+    def in_force(self) -> tuple[Rule, ...]:
+        return tuple(r for r in self.rules if r.id not in self.removed)
+
+    @property
+    def label(self) -> str:
+        """`mtg-current` or `mtg-current--without-400.3-400.7` (used in file names)."""
+        if not self.removed:
+            return self.name
+        return f"{self.name}--without-{'-'.join(self.removed)}"
+
+    def rule(self, rule_id: str) -> Rule:
+        for r in self.rules:
+            if r.id == rule_id:
+                return r
+        raise KeyError(rule_id)
+
+    def rules_for(self, behaviour: Behaviour, zone: Zone | None = None) -> tuple[str, ...]:
+        """The rules in force that switch the behaviour on (for `zone`, where the behaviour is per zone)."""
+        return tuple(
+            r.id
+            for r in self.in_force
+            if r.behaviour is behaviour and (zone is None or not r.zones or zone in r.zones)
+        )
+
+    def active(self, behaviour: Behaviour, zone: Zone | None = None) -> str | None:
+        """The first rule in force that provides the behaviour, or None."""
+        ids = self.rules_for(behaviour, zone)
+        return ids[0] if ids else None
+
+    def allows(self, kind: ActionKind) -> bool:
+        return any(a.kind is kind for a in self.actions)
+
+    def without(self, rule_ids: list[str] | tuple[str, ...]) -> "RuleSet":
+        known = [r.id for r in self.rules]
+        for rule_id in rule_ids:
+            if rule_id not in known:
+                raise InputError(
+                    f"rule set '{self.name}' has no rule '{rule_id}'{did_you_mean(rule_id, known)};"
+                    f" `zoneproof list {self.name}` shows its rules"
+                )
+        removed = sorted(set(self.removed) | set(rule_ids), key=_rule_sort_key)
+        return replace(self, removed=tuple(removed))
+
+
+def _rule_sort_key(rule_id: str) -> tuple:
+    section, _, rest = rule_id.partition(".")
+    digits = re.match(r"\d+", rest)
+    return (int(section), int(digits.group()) if digits else 0, rest)
+
+
+def builtin_names() -> list[str]:
+    return sorted(p.name.removesuffix(".toml") for p in _builtin_dir().iterdir() if p.name.endswith(".toml"))
+
+
+def _builtin_dir():
+    try:
+        return resources.files("zoneproof.builtin_model")
+    except ModuleNotFoundError:  # running from a source tree that was not installed
+        return Path(__file__).resolve().parent.parent / "model"
+
+
+def load_ruleset(name_or_path: str) -> RuleSet:
+    """A built-in rule set by name (`mtg-current`) or a rule set file by path."""
+    if name_or_path in builtin_names():
+        resource = _builtin_dir() / f"{name_or_path}.toml"
+        return parse_ruleset(resource.read_bytes(), f"model/{name_or_path}.toml", origin="builtin")
+    path = Path(name_or_path)
+    if name_or_path.endswith(".toml") or path.exists():
+        try:
+            data = path.read_bytes()
+        except OSError as e:
+            raise InputError(f"cannot read rule set file: {e.strerror}", Location(str(path))) from None
+        return parse_ruleset(data, str(path), origin=str(path))
+    raise InputError(
+        f"unknown rule set '{name_or_path}'{did_you_mean(name_or_path, builtin_names())};"
+        " give a built-in name (`zoneproof list`) or the path of a .toml file"
+    )
+
+
+def parse_ruleset(data: bytes, path: str, origin: str) -> RuleSet:
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise InputError(f"the file is not UTF-8 text (byte {e.start})", Location(path)) from None
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        line, col = _toml_position(str(e))
+        message = re.sub(r"\s*\(at .*\)$", "", str(e))
+        raise InputError(f"malformed TOML: {message}", Location(path, line, col)) from None
+    reader = _Reader(text, path)
+    name = reader.string(doc, "name", "the top level")
+    if not re.fullmatch(r"[a-z0-9][a-z0-9-]*", name):
+        reader.fail(f"rule set name '{name}' must be lower-case letters, digits and hyphens", name)
+    zones = tuple(reader.zone(z) for z in reader.table_list(doc, "zone"))
+    rules = tuple(reader.rule(r) for r in reader.table_list(doc, "rule"))
+    actions = tuple(reader.action(a) for a in reader.table_list(doc, "action"))
+    reader.check_unique([r.id for r in rules], "rule")
+    reader.check_unique([a.kind.value for a in actions], "action")
+    reader.check_unique([z.zone.value for z in zones], "zone")
+    for r in rules:
+        if r.restates is not None and r.restates not in [x.id for x in rules]:
+            reader.fail(f"rule {r.id} restates '{r.restates}', which the file does not define", r.restates)
+    for a in actions:
+        for cite in a.cites:
+            if not RULE_ID.match(cite):
+                reader.fail(f"action {a.kind.value} cites '{cite}', which is not a rule number like 400.3", cite)
+    return RuleSet(
+        name=name,
+        title=reader.string(doc, "title", "the top level"),
+        source=reader.string(doc, "source", "the top level"),
+        origin=origin,
+        sha256=hashlib.sha256(data).hexdigest(),
+        zones=zones,
+        rules=rules,
+        actions=actions,
+    )
+
+
+def _toml_position(message: str) -> tuple[int | None, int | None]:
+    m = re.search(r"line (\d+), column (\d+)", message)
+    return (int(m.group(1)), int(m.group(2))) if m else (None, None)
+
+
+class _Reader:
+    """Reads the parsed TOML document, pointing errors at the line that holds the offending value."""
+
+    def __init__(self, text: str, path: str):
+        self.lines = text.splitlines()
+        self.path = path
+
+    def fail(self, message: str, needle: str | None = None):
+        line = None
+        if needle:
+            for number, content in enumerate(self.lines, start=1):
+                if needle in content:
+                    line = number
+                    break
+        raise InputError(message, Location(self.path, line))
+
+    def string(self, table: dict, key: str, where: str) -> str:
+        value = table.get(key)
+        if not isinstance(value, str) or not value.strip():
+            self.fail(f"{where} needs `{key} = \"...\"` (a non-empty string)", key if key in table else None)
+        return value
+
+    def table_list(self, doc: dict, key: str) -> list[dict]:
+        value = doc.get(key)
+        if not isinstance(value, list) or not value or not all(isinstance(v, dict) for v in value):
+            self.fail(f"the rule set needs one or more [[{key}]] tables", f"[[{key}]]")
+        return value
+
+    def enum(self, enum_type, value, what: str):
+        choices = [e.value for e in enum_type]
+        if not isinstance(value, str) or value not in choices:
+            shown = value if isinstance(value, str) else repr(value)
+            self.fail(f"unknown {what} '{shown}'{did_you_mean(str(shown), choices)}; one of: {', '.join(choices)}", str(shown))
+        return enum_type(value)
+
+    def boolean(self, table: dict, key: str, where: str) -> bool:
+        value = table.get(key)
+        if not isinstance(value, bool):
+            self.fail(f"{where} needs `{key} = true` or `false`", key)
+        return value
+
+    def zone(self, table: dict) -> ZoneDecl:
+        zone = self.enum(Zone, table.get("name"), "zone")
+        where = f"zone {zone.value}"
+        decl = ZoneDecl(zone, self.boolean(table, "personal", where), self.boolean(table, "hidden", where), self.boolean(table, "ordered", where))
+        if zone in (Zone.OUTSIDE, Zone.NOWHERE):
+            self.fail(f"'{zone.value}' is not a zone (400.11); leave it out of [[zone]]", zone.value)
+        if decl.personal != (zone in PERSONAL_ZONES) or decl.ordered != (zone in ORDERED_ZONES):
+            self.fail(
+                f"zone {zone.value} is modelled as {'personal' if zone in PERSONAL_ZONES else 'shared'} and"
+                f" {'ordered' if zone in ORDERED_ZONES else 'unordered'}; the declaration says otherwise",
+                zone.value,
+            )
+        return decl
+
+    def rule(self, table: dict) -> Rule:
+        rule_id = table.get("id")
+        if not isinstance(rule_id, str) or not RULE_ID.match(rule_id):
+            self.fail(f"a rule needs `id = \"NNN.N\"` (a rule number like 400.3), got {rule_id!r}", str(rule_id) if rule_id else "[[rule]]")
+        behaviour = self.enum(Behaviour, table.get("behaviour"), f"behaviour of rule {rule_id}")
+        where = f"rule {rule_id}"
+        zones: tuple[Zone, ...] = ()
+        if "zones" in table:
+            raw = table["zones"]
+            if behaviour not in BEHAVIOUR_ZONES or not isinstance(raw, list) or not raw:
+                self.fail(f"{where}: `zones` is a non-empty list, and only for {', '.join(b.value for b in BEHAVIOUR_ZONES)}", "zones")
+            zones = tuple(self.enum(Zone, z, f"zone in rule {rule_id}") for z in raw)
+            allowed = BEHAVIOUR_ZONES[behaviour]
+            for z in zones:
+                if z not in allowed:
+                    self.fail(f"{where}: {behaviour.value} governs only {', '.join(a.value for a in allowed)}, not {z.value}", z.value)
+        elif behaviour in BEHAVIOUR_ZONES:
+            zones = BEHAVIOUR_ZONES[behaviour]
+        restates = table.get("restates")
+        if restates is not None and not isinstance(restates, str):
+            self.fail(f"{where}: `restates` names one rule number", "restates")
+        return Rule(rule_id, behaviour, self.string(table, "summary", where), self.string(table, "without", where), zones, restates)
+
+    def action(self, table: dict) -> ActionDecl:
+        kind = self.enum(ActionKind, table.get("name"), "action")
+        cites = table.get("cites")
+        if not isinstance(cites, list) or not cites or not all(isinstance(c, str) for c in cites):
+            self.fail(f"action {kind.value} needs `cites = [\"...\"]` (rule numbers)", kind.value)
+        return ActionDecl(kind, tuple(cites), self.string(table, "summary", f"action {kind.value}"))
+
+    def check_unique(self, ids: list[str], what: str):
+        seen = set()
+        for i in ids:
+            if i in seen:
+                self.fail(f"{what} '{i}' is defined twice", i)
+            seen.add(i)

@@ -1,0 +1,339 @@
+"""Counterexample traces and their ITF JSON form (the Informal Trace Format of Apalache and Quint).
+
+A trace file is canonical: the same check writes the same bytes. Each state holds the action that
+led to it (`init` for the first), the rules that action applied, every object's fields and the card
+types. `#meta` carries the rule set (name, origin, sha256, removed rules), the property (with its
+source text, so a trace replays on its own), the scope, the seed and the step that violates it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import itf_py
+
+from . import __version__
+from .errors import InputError, Location
+from .model import (
+    PLAYER_NAMES,
+    STATE_FIELDS,
+    Action,
+    ActionKind,
+    CardType,
+    GameState,
+    ObjectState,
+    Scope,
+    Slot,
+    Step,
+    Zone,
+    slots_for,
+)
+
+ITF_DESCRIPTION = "https://apalache-mc.org/docs/adr/015adr-trace.html"
+INIT = "init"
+
+
+@dataclass(frozen=True)
+class Trace:
+    ruleset_name: str
+    ruleset_origin: str  # "builtin" or a path
+    ruleset_sha256: str
+    removed: tuple[str, ...]
+    property_id: str
+    property_cites: tuple[str, ...]
+    property_kind: str
+    property_text: str
+    scope: Scope
+    seed: int
+    card_types: tuple[CardType, ...]
+    initial: GameState
+    steps: tuple[Step, ...]
+    violation_step: int  # the state index at which the property fails
+
+    @property
+    def slots(self) -> tuple[Slot, ...]:
+        return slots_for(self.scope)
+
+
+# ---------------------------------------------------------------- writing
+
+
+def _int(n: int) -> dict:
+    return {"#bigint": str(n)}
+
+
+def _player(p: int | None) -> str:
+    return "" if p is None else PLAYER_NAMES[p]
+
+
+def _action_json(action: Action | None, slots: tuple[Slot, ...]) -> dict:
+    if action is None:
+        return {"kind": INIT, "card": "", "player": "", "n": _int(0), "zone": "", "order": {"#map": []}, "cards": {"#set": []}}
+    return {
+        "kind": action.kind.value,
+        "card": "" if action.card is None else slots[action.card].name,
+        "player": _player(action.player),
+        "n": _int(action.n),
+        "zone": "" if action.zone is None else action.zone.value,
+        "order": {"#map": [[key, [slots[i].name for i in order]] for key, order in action.order]},
+        "cards": {"#set": sorted(slots[i].name for i in action.cards)},
+    }
+
+
+def _objects_json(state: GameState, slots: tuple[Slot, ...]) -> dict:
+    def record(o: ObjectState) -> dict:
+        return {
+            "zone": o.zone.value,
+            "whose": PLAYER_NAMES[o.whose],
+            "controller": PLAYER_NAMES[o.controller],
+            "pos": _int(o.pos),
+            "gen": _int(o.gen),
+            "face_down": o.face_down,
+            "counters": _int(o.counters),
+            "tapped": o.tapped,
+            "attached": o.attached,
+            "effect": o.effect,
+        }
+
+    return {"#map": [[slot.name, record(o)] for slot, o in zip(slots, state.objects)]}
+
+
+def trace_to_itf(trace: Trace) -> dict:
+    slots = trace.slots
+    types = {"#map": [[slot.name, t.value] for slot, t in zip(slots, trace.card_types)]}
+    states = []
+    frames = [(None, trace.initial, ())] + [(s.action, s.state, s.rules) for s in trace.steps]
+    for index, (action, state, rules) in enumerate(frames):
+        states.append({
+            "#meta": {"index": index},
+            "action": _action_json(action, slots),
+            "rules": list(rules),
+            "objects": _objects_json(state, slots),
+            "card_type": types,
+        })
+    scope = trace.scope
+    return {
+        "#meta": {
+            "format": "ITF",
+            "format-description": ITF_DESCRIPTION,
+            "source": f"model/{trace.ruleset_name}.toml" if trace.ruleset_origin == "builtin" else trace.ruleset_origin,
+            "description": f"counterexample to {trace.property_id} under {trace.ruleset_name}",
+            "tool": "zoneproof",
+            "version": __version__,
+            "ruleset": {
+                "name": trace.ruleset_name,
+                "origin": trace.ruleset_origin,
+                "sha256": trace.ruleset_sha256,
+                "removed": list(trace.removed),
+            },
+            "property": {
+                "id": trace.property_id,
+                "cites": list(trace.property_cites),
+                "kind": trace.property_kind,
+                "text": trace.property_text,
+            },
+            "scope": {
+                "players": scope.players,
+                "cards": scope.cards,
+                "sideboard": scope.sideboard,
+                "tokens": scope.tokens,
+                "depth": scope.depth,
+            },
+            "seed": trace.seed,
+            "violation_step": trace.violation_step,
+        },
+        "vars": ["action", "rules", "objects", "card_type"],
+        "states": states,
+    }
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write through a temporary file in the same folder, so a reader never sees half a file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def itf_text(trace: Trace) -> str:
+    return json.dumps(trace_to_itf(trace), indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def write_trace(trace: Trace, path: Path) -> None:
+    write_atomically(path, itf_text(trace))
+
+
+# ---------------------------------------------------------------- reading
+
+
+class _Reader:
+    """Reads the values itf-py decoded, turning every shape error into an InputError on the file."""
+
+    def __init__(self, path: str):
+        self.path = path
+
+    def fail(self, message: str):
+        raise InputError(f"invalid trace: {message}", Location(self.path))
+
+    def get(self, record, key: str, where: str):
+        if isinstance(record, Mapping):
+            if key in record:
+                return record[key]
+        elif hasattr(record, "_fields") and key in record._fields:
+            return getattr(record, key)
+        self.fail(f"{where} has no '{key}'")
+
+    def typed(self, value, kind, where: str):
+        if kind is int and isinstance(value, bool) or not isinstance(value, kind):
+            self.fail(f"{where} should be {kind.__name__}, got {type(value).__name__}")
+        return value
+
+    def enum(self, enum_type, value, where: str):
+        try:
+            return enum_type(value)
+        except ValueError:
+            self.fail(f"{where}: unknown value {value!r}")
+
+    def name(self, table: dict, value, where: str):
+        if value not in table:
+            self.fail(f"{where}: unknown name {value!r}")
+        return table[value]
+
+
+def read_trace(path: Path) -> Trace:
+    where = str(path)
+    try:
+        raw_text = path.read_bytes().decode("utf-8")
+    except OSError as e:
+        raise InputError(f"cannot read trace file: {e.strerror}", Location(where)) from None
+    except UnicodeDecodeError as e:
+        raise InputError(f"the trace is not UTF-8 text (byte {e.start})", Location(where)) from None
+    try:
+        data = json.loads(raw_text)
+    except json.JSONDecodeError as e:
+        raise InputError(f"malformed JSON: {e.msg}", Location(where, e.lineno, e.colno)) from None
+    except RecursionError:
+        raise InputError("malformed JSON: nested too deeply", Location(where)) from None
+    r = _Reader(where)
+    if not isinstance(data, dict) or not isinstance(data.get("states"), list) or not isinstance(data.get("vars"), list):
+        r.fail("an ITF trace is an object with 'vars' and 'states'")
+    try:
+        itf = itf_py.trace_from_json(data)
+    except (KeyError, TypeError, ValueError, AttributeError) as e:
+        r.fail(f"not ITF ({type(e).__name__}: {e})")
+    except RecursionError:
+        r.fail("nested too deeply")
+    meta = r.typed(itf.meta, dict, "#meta")
+    if meta.get("tool") != "zoneproof":
+        r.fail("#meta.tool is not 'zoneproof'; only zoneproof traces can be replayed")
+    ruleset = r.typed(r.get(meta, "ruleset", "#meta"), dict, "#meta.ruleset")
+    prop = r.typed(r.get(meta, "property", "#meta"), dict, "#meta.property")
+    scope_raw = r.typed(r.get(meta, "scope", "#meta"), dict, "#meta.scope")
+    scope_values = {k: r.typed(r.get(scope_raw, k, "#meta.scope"), int, f"#meta.scope.{k}") for k in ("players", "cards", "sideboard", "tokens", "depth")}
+    for key, value in scope_values.items():
+        low, high = Scope.LIMITS[key]
+        if not low <= value <= high:
+            r.fail(f"#meta.scope.{key} is {value}; it must be {low}..{high}")
+    scope = Scope(**scope_values)
+    slots = slots_for(scope)
+    slot_by_name = {s.name: s.index for s in slots}
+    player_by_name = {name: i for i, name in enumerate(PLAYER_NAMES[: scope.players])}
+    if not itf.states:
+        r.fail("the trace has no states")
+
+    def objects_of(state_values, i) -> tuple[GameState, tuple[CardType, ...]]:
+        objects = r.get(state_values, "objects", f"state {i}")
+        types = r.get(state_values, "card_type", f"state {i}")
+        if not isinstance(objects, Mapping) or set(objects) != set(slot_by_name):
+            r.fail(f"state {i}: 'objects' must map exactly the cards {', '.join(slot_by_name)}")
+        if not isinstance(types, Mapping) or set(types) != set(slot_by_name):
+            r.fail(f"state {i}: 'card_type' must map exactly the cards {', '.join(slot_by_name)}")
+        result = []
+        for slot in slots:
+            rec = objects[slot.name]
+            at = f"state {i}, {slot.name}"
+            values = {f: r.get(rec, f, at) for f in STATE_FIELDS}
+            result.append(ObjectState(
+                zone=r.enum(Zone, values["zone"], f"{at}.zone"),
+                whose=r.name(player_by_name, values["whose"], f"{at}.whose"),
+                controller=r.name(player_by_name, values["controller"], f"{at}.controller"),
+                pos=r.typed(values["pos"], int, f"{at}.pos"),
+                gen=r.typed(values["gen"], int, f"{at}.gen"),
+                face_down=r.typed(values["face_down"], bool, f"{at}.face_down"),
+                counters=r.typed(values["counters"], int, f"{at}.counters"),
+                tapped=r.typed(values["tapped"], bool, f"{at}.tapped"),
+                attached=r.typed(values["attached"], bool, f"{at}.attached"),
+                effect=r.typed(values["effect"], bool, f"{at}.effect"),
+            ))
+        card_types = tuple(r.enum(CardType, types[s.name], f"state {i}, card_type[{s.name}]") for s in slots)
+        return GameState(tuple(result)), card_types
+
+    def action_of(state_values, i) -> Action:
+        rec = r.get(state_values, "action", f"state {i}")
+        at = f"state {i}, action"
+        kind = r.get(rec, "kind", at)
+        card = r.get(rec, "card", at)
+        player = r.get(rec, "player", at)
+        zone = r.get(rec, "zone", at)
+        order = r.get(rec, "order", at)
+        cards = r.get(rec, "cards", at)
+        if not isinstance(order, Mapping) or not isinstance(cards, frozenset):
+            r.fail(f"{at}: 'order' must be a #map and 'cards' a #set")
+        return Action(
+            kind=r.enum(ActionKind, kind, f"{at}.kind"),
+            card=None if card == "" else r.name(slot_by_name, card, f"{at}.card"),
+            player=None if player == "" else r.name(player_by_name, player, f"{at}.player"),
+            n=r.typed(r.get(rec, "n", at), int, f"{at}.n"),
+            zone=None if zone == "" else r.enum(Zone, zone, f"{at}.zone"),
+            order=tuple(
+                (r.typed(key, str, f"{at}.order key"), tuple(r.name(slot_by_name, x, f"{at}.order") for x in r.typed(value, list, f"{at}.order value")))
+                for key, value in sorted(order.items())
+            ),
+            cards=tuple(sorted(r.name(slot_by_name, x, f"{at}.cards") for x in cards)),
+        )
+
+    first = itf.states[0].values
+    if r.get(r.get(first, "action", "state 0"), "kind", "state 0, action") != INIT:
+        r.fail("state 0 must have action kind 'init'")
+    initial, card_types = objects_of(first, 0)
+    steps = []
+    for i, state in enumerate(itf.states[1:], start=1):
+        game_state, types_here = objects_of(state.values, i)
+        if types_here != card_types:
+            r.fail(f"state {i}: card types differ from state 0")
+        rules = r.get(state.values, "rules", f"state {i}")
+        if not isinstance(rules, list) or not all(isinstance(x, str) for x in rules):
+            r.fail(f"state {i}: 'rules' must be a list of rule numbers")
+        steps.append(Step(action_of(state.values, i), game_state, tuple(rules)))
+    violation = r.typed(r.get(meta, "violation_step", "#meta"), int, "#meta.violation_step")
+    if not 0 <= violation <= len(steps):
+        r.fail(f"#meta.violation_step is {violation}, but the trace has states 0..{len(steps)}")
+    seed = r.typed(r.get(meta, "seed", "#meta"), int, "#meta.seed")
+    removed = r.typed(r.get(ruleset, "removed", "#meta.ruleset"), list, "#meta.ruleset.removed")
+    cites = r.typed(r.get(prop, "cites", "#meta.property"), list, "#meta.property.cites")
+    return Trace(
+        ruleset_name=r.typed(r.get(ruleset, "name", "#meta.ruleset"), str, "#meta.ruleset.name"),
+        ruleset_origin=r.typed(r.get(ruleset, "origin", "#meta.ruleset"), str, "#meta.ruleset.origin"),
+        ruleset_sha256=r.typed(r.get(ruleset, "sha256", "#meta.ruleset"), str, "#meta.ruleset.sha256"),
+        removed=tuple(r.typed(x, str, "#meta.ruleset.removed") for x in removed),
+        property_id=r.typed(r.get(prop, "id", "#meta.property"), str, "#meta.property.id"),
+        property_cites=tuple(r.typed(x, str, "#meta.property.cites") for x in cites),
+        property_kind=r.typed(r.get(prop, "kind", "#meta.property"), str, "#meta.property.kind"),
+        property_text=r.typed(r.get(prop, "text", "#meta.property"), str, "#meta.property.text"),
+        scope=scope,
+        seed=seed,
+        card_types=card_types,
+        initial=initial,
+        steps=tuple(steps),
+        violation_step=violation,
+    )
