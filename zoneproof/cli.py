@@ -85,7 +85,7 @@ def _trace_path(directory: Path, r: CheckResult) -> Path:
 @click.option("--cards", default=3, show_default=True, help="Deck cards per player, in the library at the start (0..8).")
 @click.option("--sideboard", default=1, show_default=True, help="Sideboard cards per player, outside the game (0..3).")
 @click.option("--tokens", default=1, show_default=True, help="Token slots per player (0..3).")
-@click.option("--depth", default=6, show_default=True, help="Number of actions to explore (0..40).")
+@click.option("--depth", default=3, show_default=True, help="Number of actions to explore (0..40).")
 @click.option("--seed", default=0, show_default=True, help="Z3's random seed; the same seed gives the same output.")
 @click.option("--timeout", default=60.0, show_default=True, help="Seconds allowed per check (rule set and property).")
 @click.option("--out", "out_dir", default="counterexamples", show_default=True, type=click.Path(path_type=Path), help="Folder for counterexample traces.")

@@ -102,7 +102,7 @@ class Scope:
     cards: int = 3  # main-deck cards per player
     sideboard: int = 1  # cards per player outside the game at the start
     tokens: int = 1  # token slots per player
-    depth: int = 6
+    depth: int = 3
 
     LIMITS = {"players": (1, 4), "cards": (0, 8), "sideboard": (0, 3), "tokens": (0, 3), "depth": (0, 40)}
 

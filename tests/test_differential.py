@@ -1,0 +1,396 @@
+"""The interpreter and the Z3 encoder as each other's oracle.
+
+interpreter -> encoder: Hypothesis builds random legal runs in the interpreter (random card types,
+under mtg-current and with random rules removed) and the encoder must admit exactly that run: with
+every state variable, every action field and every card type fixed to the interpreter's values,
+the unrolled transition relation is satisfiable.
+
+encoder -> interpreter: random models of the unrolled transition relation (random rules removed,
+random action kinds and cards fixed at some steps, random solver seeds) are decoded and replayed
+in the interpreter, which must reach every recorded state.
+
+Hypothesis runs EXAMPLES examples per direction: 40 by default, which keeps the file well under
+a minute on a 2-core machine. Set the environment variable ZONEPROOF_EXAMPLES to run more locally:
+
+    ZONEPROOF_EXAMPLES=500 pytest -q tests/test_differential.py
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+from functools import cache
+from itertools import chain, combinations
+
+import pytest
+import z3
+from hypothesis import HealthCheck, event, given, note, settings
+from hypothesis import strategies as st
+
+from zoneproof.encoder import Encoding
+from zoneproof.interpreter import IllegalAction, World, apply
+from zoneproof.model import (
+    PERSONAL_ZONES,
+    STATE_FIELDS,
+    Action,
+    ActionKind,
+    Behaviour,
+    CardType,
+    GameState,
+    Scope,
+    SlotKind,
+    Zone,
+    initial_state,
+    zone_key,
+)
+from zoneproof.replay import execute
+from zoneproof.ruleset import RuleSet, load_ruleset
+
+K = ActionKind
+EXAMPLES = int(os.environ.get("ZONEPROOF_EXAMPLES", "40"))
+DIFFERENTIAL = settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+
+CURRENT = load_ruleset("mtg-current")
+RULE_IDS = [r.id for r in CURRENT.rules]
+KINDS = [a.kind for a in CURRENT.actions]
+MAX_DEPTH = 5
+
+
+def scope(depth: int) -> Scope:
+    return Scope(players=2, cards=2, sideboard=1, tokens=1, depth=depth)
+
+
+@cache
+def encoding(depth: int) -> tuple[Encoding, tuple]:
+    """The encoding of mtg-current unrolled to `depth`, with its initial and transition facts.
+
+    One encoding serves every subset of removed rules: each rule's constraints are guarded by the
+    rule's literal, and only `rule_values()` depends on which rules are removed (see
+    test_transition_constraints_do_not_depend_on_the_removed_rules)."""
+    e = Encoding(CURRENT, scope(depth))
+    facts = e.init() + list(chain.from_iterable(e.trans(t) for t in range(depth)))
+    return e, tuple(facts)
+
+
+def rule_values(e: Encoding, ruleset: RuleSet) -> list:
+    """`rule_values()` of the cached encoding, as an encoding of `ruleset` would give them."""
+    view = copy.copy(e)
+    view.ruleset = ruleset
+    return view.rule_values()
+
+
+SLOTS = encoding(1)[0].slots
+TOKENS = [s.index for s in SLOTS if s.kind is SlotKind.TOKEN]
+
+
+def start_state() -> GameState:
+    """The start of a game with each library in the order the encoder fixes (A1 on top)."""
+    e = encoding(1)[0]
+    decks = {
+        p: sorted((s.index for s in SLOTS if s.owner == p and s.kind is SlotKind.CARD), key=e.start_position)
+        for p in range(2)
+    }
+    return initial_state(SLOTS, decks)
+
+
+START = start_state()
+
+
+# ---------------------------------------------------------------- generating legal runs
+
+
+removed_rules = st.one_of(
+    st.just(()),
+    st.sets(st.sampled_from(RULE_IDS), min_size=1).map(lambda ids: tuple(sorted(ids))),
+)
+
+
+@st.composite
+def card_types(draw) -> tuple[CardType, ...]:
+    return tuple(
+        CardType.CREATURE if s.is_token else draw(st.sampled_from(list(CardType)))
+        for s in SLOTS
+    )
+
+
+def _pile(state: GameState, zone: Zone, player: int | None) -> list[int]:
+    """An ordered zone's members top first."""
+    return list(reversed(state.zone_members(zone, player)))
+
+
+def reordered_piles(world: World, state: GameState, action: Action) -> dict[str, list[int]]:
+    """The piles whose new order the action must record, each with its current members (top first).
+
+    For shuffle_hand_into_library these are the libraries that receive cards, predicted from the
+    rules in force; a wrong prediction makes `apply` refuse the action."""
+    if action.player is None and action.kind is not K.REORDER:
+        return {}
+    if action.kind is K.SHUFFLE:
+        return {zone_key(Zone.LIBRARY, action.player): _pile(state, Zone.LIBRARY, action.player)}
+    if action.kind is K.REORDER:
+        if action.zone not in (Zone.LIBRARY, Zone.GRAVEYARD, Zone.STACK):
+            return {}
+        if (action.zone in PERSONAL_ZONES) != (action.player is not None):
+            return {}
+        return {zone_key(action.zone, action.player): _pile(state, action.zone, action.player)}
+    if action.kind is K.SHUFFLE_HAND_INTO_LIBRARY:
+        p = action.player
+        hand = state.zone_members(Zone.HAND, p)
+        moving = hand if world.on(Behaviour.ZONE_WIDE) else list(action.cards)
+        if world.on(Behaviour.TOKEN_STAYS):
+            moving = [c for c in moving if not SLOTS[c].is_token]
+        redirect = world.on(Behaviour.OWNER_REDIRECT, Zone.LIBRARY)
+        piles: dict[str, list[int]] = {}
+        for c in moving:
+            q = SLOTS[c].owner if redirect else p
+            piles.setdefault(zone_key(Zone.LIBRARY, q), _pile(state, Zone.LIBRARY, q)).append(c)
+        return piles
+    return {}
+
+
+def _subsets(cards: list[int]):
+    return chain.from_iterable(combinations(cards, k) for k in range(len(cards) + 1))
+
+
+def plausible_actions(world: World, state: GameState):
+    """Every kind of the rule set with every card slot, player, small n and zone; `order` in the
+    current order of each pile (the caller draws a permutation)."""
+    zone_wide = world.on(Behaviour.ZONE_WIDE)
+    for kind in sorted({a.kind for a in world.ruleset.actions}, key=KINDS.index):
+        for card in [None, *range(len(SLOTS))]:
+            for player in (None, 0, 1):
+                for n in range(4):
+                    zones = [None, *Zone] if kind is K.REORDER else [None]
+                    picks = [()]
+                    if kind is K.SHUFFLE_HAND_INTO_LIBRARY and not zone_wide and player is not None:
+                        picks = list(_subsets(state.zone_members(Zone.HAND, player)))
+                    for zone in zones:
+                        for cards in picks:
+                            action = Action(kind, card=card, player=player, n=n, zone=zone, cards=cards)
+                            piles = reordered_piles(world, state, action)
+                            yield Action(kind, card, player, n, zone, tuple((k, tuple(v)) for k, v in piles.items()), cards)
+
+
+def legal_actions(world: World, state: GameState) -> dict[ActionKind, list[Action]]:
+    legal: dict[ActionKind, list[Action]] = {}
+    for action in plausible_actions(world, state):
+        try:
+            apply(world, state, action)
+        except IllegalAction:
+            continue
+        legal.setdefault(action.kind, []).append(action)
+    return legal
+
+
+@st.composite
+def legal_runs(draw):
+    """(removed rules, card types, states, actions) of a legal run of 1..5 actions."""
+    removed = draw(removed_rules)
+    types = draw(card_types())
+    world = World(CURRENT.without(list(removed)), SLOTS, types, 2)
+    states, actions = [START], []
+    for _ in range(draw(st.integers(1, MAX_DEPTH))):
+        legal = legal_actions(world, states[-1])
+        kind = draw(st.sampled_from(sorted(legal, key=KINDS.index)))
+        action = draw(st.sampled_from(legal[kind]))
+        if action.order:
+            order = tuple((key, tuple(draw(st.permutations(pile)))) for key, pile in action.order)
+            action = Action(action.kind, action.card, action.player, action.n, action.zone, order, action.cards)
+        states.append(apply(world, states[-1], action).state)  # a permutation keeps the action legal
+        actions.append(action)
+    return removed, types, states, actions
+
+
+# ---------------------------------------------------------------- fixing a run in the encoding
+
+
+def fix_state(e: Encoding, t: int, state: GameState) -> list:
+    s = e.state(t)
+    facts = []
+    for c, o in enumerate(state.objects):
+        for name in STATE_FIELDS:
+            var, value = s.field(name, c), getattr(o, name)
+            if name == "zone":
+                facts.append(var == e.zone_c[value])
+            elif name in ("whose", "controller"):
+                facts.append(var == e.player_c[value])
+            elif isinstance(value, bool):
+                facts.append(var == z3.BoolVal(value, e.ctx))
+            else:
+                facts.append(var == e.int(value))
+    return facts
+
+
+def fix_action(e: Encoding, t: int, action: Action) -> list:
+    a = e.step(t)
+    return [
+        a.kind == e.kind_c[action.kind],
+        a.card == (e.no_slot if action.card is None else e.slot_c[action.card]),
+        a.player == (e.no_player if action.player is None else e.player_c[action.player]),
+        a.n == e.int(action.n),
+        a.zone == e.zone_c[Zone.NOWHERE if action.zone is None else action.zone],
+        *[a.pick[c] == z3.BoolVal(c in action.cards, e.ctx) for c in range(len(SLOTS))],
+    ]
+
+
+def fix_types(e: Encoding, types: tuple[CardType, ...]) -> list:
+    return [e.card_type[c] == e.type_c[t] for c, t in enumerate(types)]
+
+
+def first_rejected_step(e: Encoding, base: list, states: list[GameState], actions: list[Action]) -> int | None:
+    """The first step the encoder does not admit (1-based), or None when it admits the whole run."""
+    solver = z3.Solver(ctx=e.ctx)
+    solver.add(base)
+    solver.add(fix_state(e, 0, states[0]))
+    for t, action in enumerate(actions):
+        solver.add(fix_action(e, t, action) + fix_state(e, t + 1, states[t + 1]))
+        if solver.check() != z3.sat:
+            return t + 1
+    return None
+
+
+# ---------------------------------------------------------------- interpreter -> encoder
+
+
+def describe(removed, types, actions) -> str:
+    lines = [f"removed rules: {list(removed)}", f"types: {[f'{s.name}={t.value}' for s, t in zip(SLOTS, types)]}"]
+    lines += [f"  {i}. {a}" for i, a in enumerate(actions, start=1)]
+    return "\n".join(lines)
+
+
+@DIFFERENTIAL
+@given(legal_runs())
+def test_the_encoder_admits_every_legal_interpreter_run(run):
+    removed, types, states, actions = run
+    note(describe(removed, types, actions))
+    e, facts = encoding(len(actions))
+    base = list(facts) + rule_values(e, CURRENT.without(list(removed))) + fix_types(e, types)
+    solver = z3.Solver(ctx=e.ctx)
+    solver.add(base)
+    for t, state in enumerate(states):
+        solver.add(fix_state(e, t, state))
+    for t, action in enumerate(actions):
+        solver.add(fix_action(e, t, action))
+    event(f"depth {len(actions)}")
+    if solver.check() != z3.sat:
+        step = first_rejected_step(e, base, states, actions)
+        pytest.fail(f"the encoder rejects step {step} ({actions[step - 1]}) of a legal interpreter run")
+
+
+# ---------------------------------------------------------------- encoder -> interpreter
+
+
+@st.composite
+def constrained_models(draw):
+    """(removed rules, depth, extra constraints, solver seed). An extra constraint fixes the kind
+    of action at a step, the card an action takes, or a card's type. Half of the examples take the
+    kinds of a legal interpreter run, which reach the actions that need several steps of setup
+    (resolve, counter, reorder...) far more often than free models do."""
+    if draw(st.booleans()):
+        removed, _, _, actions = draw(legal_runs())
+        depth = len(actions)
+        kinds = [("kind", t, a.kind) for t, a in enumerate(actions)]
+    else:
+        removed, depth, kinds = draw(removed_rules), draw(st.integers(1, MAX_DEPTH)), []
+    step = st.integers(0, depth - 1)
+    slot = st.integers(0, len(SLOTS) - 1)
+    constraint = st.one_of(
+        st.tuples(st.just("kind"), step, st.sampled_from(KINDS)),
+        st.tuples(st.just("card"), step, slot),
+        st.tuples(st.just("type"), slot, st.sampled_from(list(CardType))),
+    )
+    extra = kinds + draw(st.lists(constraint, max_size=3))
+    seed = draw(st.integers(0, 2**16))
+    return removed, depth, extra, seed
+
+
+def extra_fact(e: Encoding, constraint: tuple):
+    what, where, value = constraint
+    if what == "kind":
+        return e.step(where).kind == e.kind_c[value]
+    if what == "card":
+        return e.step(where).card == e.slot_c[value]
+    return e.card_type[where] == e.type_c[value]
+
+
+@DIFFERENTIAL
+@given(constrained_models())
+def test_every_encoder_model_replays_in_the_interpreter(example):
+    removed, depth, extra, seed = example
+    ruleset = CURRENT.without(list(removed))
+    e, facts = encoding(depth)
+    solver = z3.Solver(ctx=e.ctx)
+    solver.set("random_seed", seed)
+    solver.add(list(facts) + rule_values(e, ruleset))
+    # Extra constraints that leave no model are dropped from the last one back; with none left
+    # the unrolled relation must have a model (shuffle is always possible).
+    while True:
+        answer = solver.check([extra_fact(e, c) for c in extra])
+        assert answer != z3.unknown, solver.reason_unknown()
+        if answer == z3.sat or not extra:
+            break
+        extra = extra[:-1]
+    assert answer == z3.sat, "the unrolled transition relation has no model"
+    event(f"extra constraints kept: {len(extra)}")
+    decoded_types, states, actions = e.decode(solver.model(), depth)
+    note(describe(removed, decoded_types, actions))
+    for action in actions:
+        event(f"kind {action.kind.value}")
+    world = World(ruleset, e.slots, decoded_types, e.players)
+    _, mismatch = execute(world, states[0], actions, recorded=states[1:])
+    assert mismatch is None, mismatch
+
+
+# ---------------------------------------------------------------- the harness itself
+
+
+def test_transition_constraints_do_not_depend_on_the_removed_rules():
+    """The premise of the per-depth encoding cache: only rule_values() differs between rule sets."""
+    removed = ["400.3", "400.7", "401.7", "111.8", "400.12"]
+    full, partial = Encoding(CURRENT, scope(1)), Encoding(CURRENT.without(removed), scope(1))
+    assert [f.sexpr() for f in full.init() + full.trans(0)] == [f.sexpr() for f in partial.init() + partial.trans(0)]
+    assert [f.sexpr() for f in rule_values(full, CURRENT.without(removed))] == [f.sexpr() for f in partial.rule_values()]
+
+
+def test_the_start_state_is_the_encoders_initial_state():
+    e, _ = encoding(1)
+    solver = z3.Solver(ctx=e.ctx)
+    solver.add(e.init() + fix_state(e, 0, START))
+    assert solver.check() == z3.sat
+    assert [START.objects[c].pos for c in range(4)] == [1, 0, 0, 0]  # A1 on top of A2
+
+
+def test_the_run_generator_reaches_every_kind():
+    """Each action kind of mtg-current has a legal instance from some reachable state; a kind the
+    generator could never produce would go untested in both directions."""
+    types = tuple(CardType.CREATURE if s.is_token else CardType.INSTANT if s.name == "A2" else CardType.CREATURE for s in SLOTS)
+    world = World(CURRENT.without(["111.8", "400.5", "400.12", "404.2", "405.2", "404.1"]), SLOTS, types, 2)
+    seen: set[ActionKind] = set()
+    frontier = [START]
+    for _ in range(3):
+        following = []
+        for state in frontier:
+            for kind, actions in legal_actions(world, state).items():
+                seen.add(kind)
+                following.extend(apply(world, state, a).state for a in actions[:2])
+        frontier = following[:40]
+    assert seen == set(KINDS)
+
+
+def test_the_harness_rejects_a_run_the_interpreter_did_not_make():
+    """The admission check can fail: a run whose second state is not what its action gives is
+    rejected at step 2, and the true run is admitted."""
+    world = World(CURRENT, SLOTS, tuple(CardType.CREATURE for _ in SLOTS), 2)
+    a1, a2 = 0, 1
+    draw_a1, mill_a2 = Action(K.DRAW, card=a1, player=0), Action(K.MILL, card=a2, player=0)
+    after_draw = apply(world, START, draw_a1).state
+    after_mill = apply(world, after_draw, mill_a2).state
+    a2_tapped = GameState(tuple(o.moved(tapped=True) if c == a2 else o for c, o in enumerate(after_mill.objects)))
+    e, facts = encoding(2)
+    base = list(facts) + rule_values(e, CURRENT) + fix_types(e, world.card_types)
+    assert first_rejected_step(e, base, [START, after_draw, after_mill], [draw_a1, mill_a2]) is None
+    assert first_rejected_step(e, base, [START, after_draw, a2_tapped], [draw_a1, mill_a2]) == 2
