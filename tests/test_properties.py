@@ -36,9 +36,8 @@ STOCK = {
     "spells-not-permanents": ("400.4a",),
     "outside-the-game": ("400.11c",),
     "zone-wide": ("400.12",),
-    "pile-positions": ("400.5",),
 }
-ALWAYS = {"owner-zones", "one-zone", "spells-not-permanents", "pile-positions"}
+ALWAYS = {"owner-zones", "one-zone", "spells-not-permanents"}
 
 
 def stock(prop_id: str):

@@ -17,7 +17,7 @@ from .evaluate import evaluate
 from .interpreter import World
 from .model import Scope
 from .properties import Property, PropertyKind
-from .replay import execute, first_violation
+from .replay import execute, first_violation, witnesses
 from .ruleset import RuleSet
 from .solver import Answer, SolverResult, check, new_solver
 from .trace import Trace
@@ -39,6 +39,7 @@ class CheckResult:
     seconds: float
     trace: Trace | None = field(default=None, repr=False, compare=False)
     reason: str = ""  # for UNKNOWN: Z3's reason; for ERROR: what did not replay
+    witnesses: tuple[str, ...] = ()  # for VIOLATED: the bindings of the outer forall that fail
 
 
 def check_property(ruleset: RuleSet, prop: Property, scope: Scope, seed: int = 0, timeout: float = 60.0) -> CheckResult:
@@ -103,8 +104,8 @@ def _check_one(unrolling: _Unrolling, ruleset, prop, scope, seed, timeout, setup
     started = time.monotonic() - setup
     elapsed = lambda: time.monotonic() - started  # noqa: E731
 
-    def result(verdict: Verdict, depth: int, trace: Trace | None = None, reason: str = "") -> CheckResult:
-        return CheckResult(ruleset, prop, verdict, depth, elapsed(), trace, reason)
+    def result(verdict: Verdict, depth: int, trace: Trace | None = None, reason: str = "", found: tuple[str, ...] = ()) -> CheckResult:
+        return CheckResult(ruleset, prop, verdict, depth, elapsed(), trace, reason, found)
 
     bound = scope.depth
     found = None  # (k, model) of the shortest violation so far
@@ -128,7 +129,9 @@ def _check_one(unrolling: _Unrolling, ruleset, prop, scope, seed, timeout, setup
     if problem:
         return result(Verdict.ERROR, k, reason=problem)
     shortest = bound < unrolling.first_depth(prop) or answer.answer is Answer.UNSAT
-    return result(Verdict.VIOLATED, k, trace, "" if shortest else "a shorter counterexample was not ruled out in time")
+    world = World(ruleset, trace.slots, trace.card_types, scope.players)
+    found = tuple(witnesses(world, prop, trace.initial, trace.steps, k))
+    return result(Verdict.VIOLATED, k, trace, "" if shortest else "a shorter counterexample was not ruled out in time", found)
 
 
 def check_with_budget(unrolling: _Unrolling, prop: Property, bound: int, seed: int, remaining_ms: float):

@@ -17,7 +17,7 @@ from .check import CheckResult, Verdict, check_properties
 from .errors import ExitCode, InputError, did_you_mean
 from .model import Scope
 from .properties import Property, load_properties, stock_properties
-from .replay import replay_trace
+from .replay import replay_trace, witnesses
 from .report import (
     format_counterexample,
     format_property,
@@ -26,6 +26,7 @@ from .report import (
     result_json,
     result_line,
     summary,
+    violation_line,
 )
 from .ruleset import builtin_names, load_ruleset
 from .trace import read_trace, write_trace
@@ -151,7 +152,9 @@ def replay(trace_file: Path) -> int:
         found = "never fails" if result.violation_step is None else f"fails at step {result.violation_step}"
         out.print(f"✗ not reproduced: the trace records a violation at step {trace.violation_step}, but {prop.id} {found}", markup=False)
         return ExitCode.VIOLATED
-    out.print(f"✓ confirmed: {prop.id} fails at step {trace.violation_step}, as recorded ({prop.meaning})", markup=False)
+    found = witnesses(world, prop, trace.initial, result.steps, trace.violation_step)
+    out.print(violation_line(prop, trace.violation_step, found), markup=False)
+    out.print(f"✓ confirmed: the violation is at step {trace.violation_step}, as recorded", markup=False)
     return ExitCode.OK
 
 

@@ -102,13 +102,32 @@ class Backend(Protocol):
 def evaluate(target: Property | Expr, backend: Backend, slots: tuple[Slot, ...], players: int) -> Any:
     """The backend's Bool for a property (or a closed expression) over the given scope."""
     expr = target.expr if isinstance(target, Property) else target
-    domains = {
+    return _Evaluator(backend, _domains(slots, players)).value(expr, {})
+
+
+def falsifying_bindings(prop: Property, backend: Backend, slots: tuple[Slot, ...], players: int) -> list[dict[str, int]]:
+    """For a property of the form `forall x, y. body`: the bindings of x, y for which the body is
+    false (concrete backends only). Empty for any other form."""
+    expr = prop.expr
+    if not isinstance(expr, Quant) or expr.kind != "forall":
+        return []
+    evaluator = _Evaluator(backend, _domains(slots, players))
+    names = [name for name, _ in expr.binders]
+    found = []
+    for choice in itertools.product(*(evaluator.domains[sort] for _, sort in expr.binders)):
+        env = dict(zip(names, choice))
+        if not evaluator.value(expr.body, env):
+            found.append(env)
+    return found
+
+
+def _domains(slots: tuple[Slot, ...], players: int) -> dict[Sort, tuple[int, ...]]:
+    return {
         Sort.OBJECT: tuple(s.index for s in slots),
         Sort.CARD: tuple(s.index for s in slots if s.kind in (SlotKind.CARD, SlotKind.SIDEBOARD)),
         Sort.TOKEN: tuple(s.index for s in slots if s.kind is SlotKind.TOKEN),
         Sort.PLAYER: tuple(range(players)),
     }
-    return _Evaluator(backend, domains).value(expr, {})
 
 
 BUILDERS = {

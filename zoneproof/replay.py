@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 
 from .errors import InputError
-from .evaluate import ConcreteBackend, evaluate
+from .evaluate import ConcreteBackend, evaluate, falsifying_bindings
 from .interpreter import IllegalAction, World, apply, check_initial
-from .model import PLAYER_NAMES, Action, CardType, GameState, Step
-from .properties import Property, PropertyKind, parse_properties
+from .model import PLAYER_NAMES, Action, GameState, Step
+from .properties import Property, PropertyKind, Sort, parse_properties
 from .ruleset import RuleSet, load_ruleset
 from .trace import Trace
 
@@ -30,19 +30,33 @@ class Replay:
         return self.mismatch is None and self.violation_step == recorded_step
 
 
+def _backend_at(world: World, prop: Property, initial: GameState, steps: tuple[Step, ...], index: int) -> ConcreteBackend:
+    states = [initial] + [s.state for s in steps]
+    if prop.kind is PropertyKind.ALWAYS:
+        return ConcreteBackend(world.slots, world.card_types, states[index])
+    return ConcreteBackend(world.slots, world.card_types, states[index - 1], steps[index - 1].action, states[index])
+
+
 def first_violation(world: World, prop: Property, initial: GameState, steps: tuple[Step, ...]) -> int | None:
     """The first state index at which the property fails, or None."""
-    states = [initial] + [s.state for s in steps]
-    for index, state in enumerate(states):
-        if prop.kind is PropertyKind.ALWAYS:
-            backend = ConcreteBackend(world.slots, world.card_types, state)
-        elif index == 0:
-            continue
-        else:
-            backend = ConcreteBackend(world.slots, world.card_types, states[index - 1], steps[index - 1].action, state)
-        if not evaluate(prop, backend, world.slots, world.players):
+    start = 0 if prop.kind is PropertyKind.ALWAYS else 1
+    for index in range(start, len(steps) + 1):
+        if not evaluate(prop, _backend_at(world, prop, initial, steps, index), world.slots, world.players):
             return index
     return None
+
+
+def witnesses(world: World, prop: Property, initial: GameState, steps: tuple[Step, ...], index: int) -> list[str]:
+    """`c = A2` for each binding of the property's outer `forall` that fails at state `index`."""
+    backend = _backend_at(world, prop, initial, steps, index)
+    sorts = dict(prop.expr.binders) if hasattr(prop.expr, "binders") else {}
+    shown = []
+    for env in falsifying_bindings(prop, backend, world.slots, world.players):
+        shown.append(", ".join(
+            f"{name} = {PLAYER_NAMES[value] if sorts[name] is Sort.PLAYER else world.slots[value].name}"
+            for name, value in env.items()
+        ))
+    return shown
 
 
 def execute(world: World, initial: GameState, actions: list[Action], recorded: list[GameState] | None = None,
@@ -118,7 +132,3 @@ def replay_trace(trace: Trace, path: str) -> tuple[Replay, World, Property]:
     )
     violation = first_violation(world, prop, trace.initial, steps) if mismatch is None else None
     return Replay(steps, mismatch, violation), world, prop
-
-
-def card_types_ok(world: World, card_types: tuple[CardType, ...]) -> bool:
-    return len(card_types) == len(world.slots)

@@ -104,8 +104,13 @@ def format_counterexample(r: CheckResult, path: Path | None) -> list[str]:
     trace = r.trace
     lines = [f"  counterexample: {len(trace.steps)} step{'s' * (len(trace.steps) != 1)}" + (f", written to {path}" if path else "")]
     lines += format_steps(trace.slots, trace.card_types, trace.scope.players, trace.initial, trace.steps)
-    lines.append(f"  ✗ {r.prop.id} fails at step {trace.violation_step}: {r.prop.meaning}")
+    lines.append("  " + violation_line(r.prop, trace.violation_step, r.witnesses))
     return lines
+
+
+def violation_line(prop: Property, step: int, found: tuple[str, ...] | list[str]) -> str:
+    witnessed = f" for {'; '.join(found)}" if found else ""
+    return f"✗ {prop.id} fails at step {step}{witnessed}: {prop.meaning}"
 
 
 def summary(results: list[CheckResult], wall_seconds: float) -> str:

@@ -1,0 +1,125 @@
+"""Bounded checking of mtg-current: every stock property holds; removing each rule breaks its
+property with a shortest counterexample that replays in the interpreter."""
+
+import json
+
+import itf_py
+import pytest
+
+from zoneproof.check import Verdict, check_properties
+from zoneproof.model import Scope
+from zoneproof.properties import load_properties, stock_properties
+from zoneproof.replay import replay_trace
+from zoneproof.ruleset import load_ruleset
+from zoneproof.trace import itf_text, read_trace, write_trace
+
+PROPS = {p.id: p for p in stock_properties()}
+
+# (rule removed, property, shortest depth) — each at the default scope unless a depth is needed.
+ORACLE = [
+    ("400.3", "owner-zones", 2),
+    ("400.7", "new-object", 1),
+    ("400.8", "exile-in-exile", 2),
+    ("400.10", "command-in-command", 2),
+    ("400.9", "command-face-down", 2),
+    ("400.5", "ordered-zones", 1),
+    ("405.5", "stack-lifo", 5),
+    ("111.8", "tokens", 3),
+    ("400.4a", "spells-not-permanents", 1),
+    ("400.11c", "outside-the-game", 1),
+    ("400.12", "zone-wide", 2),
+]
+
+
+def test_every_stock_property_holds_under_the_current_rules():
+    results = check_properties(load_ruleset("mtg-current"), list(PROPS.values()), Scope())
+    assert {r.prop.id: r.verdict for r in results} == {p: Verdict.HOLDS for p in PROPS}
+    assert all(r.depth == Scope().depth for r in results)
+
+
+@pytest.mark.parametrize("rule, prop_id, depth", ORACLE, ids=[f"{r}-{p}" for r, p, _ in ORACLE])
+def test_removing_a_rule_gives_a_shortest_replayable_counterexample(rule, prop_id, depth, tmp_path):
+    ruleset = load_ruleset("mtg-current").without([rule])
+    scope = Scope(depth=max(depth, Scope().depth))
+    [result] = check_properties(ruleset, [PROPS[prop_id]], scope)
+    assert result.verdict is Verdict.VIOLATED
+    assert result.depth == depth
+    assert result.reason == ""  # no shorter counterexample left unexplored
+    path = tmp_path / "trace.itf.json"
+    write_trace(result.trace, path)
+    replay, _, _ = replay_trace(read_trace(path), str(path))
+    assert replay.mismatch is None
+    assert replay.violation_step == depth
+    assert replay.confirms(result.trace.violation_step)
+
+
+def test_one_zone_is_structural_and_holds_whatever_rule_is_removed():
+    base = load_ruleset("mtg-current")
+    for rule in ("400.3", "400.7", "111.8", "400.11c"):
+        [result] = check_properties(base.without([rule]), [PROPS["one-zone"]], Scope(depth=2))
+        assert result.verdict is Verdict.HOLDS
+
+
+def test_removing_400_3_leaves_the_other_properties_holding():
+    ruleset = load_ruleset("mtg-current").without(["400.3"])
+    results = check_properties(ruleset, list(PROPS.values()), Scope())
+    assert {r.prop.id for r in results if r.verdict is Verdict.VIOLATED} == {"owner-zones"}
+
+
+def test_structural_pile_positions_hold_at_small_depth():
+    [pile] = load_properties("tests/properties/sanity.zp")
+    [result] = check_properties(load_ruleset("mtg-current"), [pile], Scope(cards=2, depth=2))
+    assert result.verdict is Verdict.HOLDS
+
+
+def test_unknown_is_never_reported_as_holds():
+    [result] = check_properties(load_ruleset("mtg-current"), [PROPS["ordered-zones"]], Scope(depth=6), timeout=0.5)
+    assert result.verdict is Verdict.UNKNOWN
+    assert "timeout" in result.reason
+
+
+@pytest.fixture(scope="module")
+def owner_zones_trace(tmp_path_factory):
+    ruleset = load_ruleset("mtg-current").without(["400.3"])
+    [result] = check_properties(ruleset, [PROPS["owner-zones"]], Scope())
+    path = tmp_path_factory.mktemp("trace") / "owner.itf.json"
+    write_trace(result.trace, path)
+    return result.trace, path
+
+
+def test_trace_is_itf_that_itf_py_reads(owner_zones_trace):
+    trace, path = owner_zones_trace
+    data = json.loads(path.read_text())
+    parsed = itf_py.trace_from_json(data)
+    assert parsed.vars == ["action", "rules", "objects", "card_type"]
+    assert len(parsed.states) == len(trace.steps) + 1
+    assert parsed.meta["ruleset"]["removed"] == ["400.3"]
+    assert parsed.meta["property"]["id"] == "owner-zones"
+    assert parsed.meta["violation_step"] == trace.violation_step
+    first = parsed.states[0].values
+    assert first["action"].kind == "init"
+    assert first["objects"]["A1"].pos == 2  # {"#bigint": "2"} decoded to an int: A1 starts on top
+    last = parsed.states[-1].values
+    assert isinstance(last["action"].n, int)
+    # and back: itf-py's own writer gives the same values
+    again = itf_py.trace_from_json(itf_py.trace_to_json(parsed))
+    assert again.states[-1].values["objects"] == last["objects"]
+
+
+def test_trace_meta_records_what_replay_needs(owner_zones_trace):
+    trace, path = owner_zones_trace
+    meta = json.loads(path.read_text())["#meta"]
+    assert meta["tool"] == "zoneproof"
+    assert meta["ruleset"]["name"] == "mtg-current"
+    assert len(meta["ruleset"]["sha256"]) == 64
+    assert meta["property"]["cites"] == ["400.3"]
+    assert meta["property"]["text"].startswith("property owner-zones {")
+    assert meta["scope"] == {"players": 2, "cards": 3, "sideboard": 1, "tokens": 1, "depth": 3}
+    assert meta["seed"] == 0
+
+
+def test_the_same_check_writes_the_same_bytes(owner_zones_trace, tmp_path):
+    trace, path = owner_zones_trace
+    ruleset = load_ruleset("mtg-current").without(["400.3"])
+    [again] = check_properties(ruleset, [PROPS["owner-zones"]], Scope())
+    assert itf_text(again.trace) == path.read_text()

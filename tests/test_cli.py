@@ -1,0 +1,201 @@
+"""The command line as a user meets it: output, exit codes, trace files, and bad input."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import normalise
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def test_list_shows_rule_sets_and_properties(run, golden):
+    code, out, err = run("list")
+    assert code == 0 and err == ""
+    golden("list.txt", out)
+
+
+def test_list_a_rule_set_shows_its_rules(run, golden):
+    code, out, _ = run("list", "mtg-current")
+    assert code == 0
+    assert "400.3    owner-redirect" in out
+    golden("list-mtg-current.txt", out)
+
+
+def test_check_without_400_3_prints_writes_and_replays(run, golden, tmp_path):
+    code, out, err = run("check", "mtg-current", "--without", "400.3", "--property", "owner-zones")
+    assert code == 1 and err == ""
+    golden("check-without-400.3.txt", normalise(out))
+    trace = tmp_path / "counterexamples" / "mtg-current--without-400.3--owner-zones.itf.json"
+    assert trace.is_file()
+    code, out, err = run("replay", str(trace))
+    assert code == 0 and err == ""
+    golden("replay-without-400.3.txt", out.replace(str(trace), "TRACE"))
+
+
+def test_check_json_prints_one_object_per_check(run):
+    code, out, _ = run("check", "mtg-current", "-w", "400.12", "-p", "zone-wide", "-p", "tokens", "--format", "json", "--out", "cx")
+    assert code == 1
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert [(o["property"], o["verdict"], o["depth"]) for o in lines] == [("zone-wide", "violated", 2), ("tokens", "holds", 3)]
+    assert lines[0]["trace"] == "cx/mtg-current--without-400.12--zone-wide.itf.json"
+    assert lines[1]["trace"] is None
+    assert all({"ruleset", "property", "verdict", "depth", "seconds", "trace"} <= o.keys() for o in lines)
+
+
+def test_same_seed_same_output_and_files(run, tmp_path):
+    args = ("check", "mtg-current", "-w", "400.7", "-w", "400.11c", "--seed", "7")
+    first = run(*args, "--out", "one")
+    second = run(*args, "--out", "two")
+    assert first[0] == second[0] == 1
+    assert normalise(first[1]).replace("one/", "") == normalise(second[1]).replace("two/", "")
+    names = sorted(p.name for p in (tmp_path / "one").iterdir())
+    assert names == sorted(p.name for p in (tmp_path / "two").iterdir()) and names
+    for name in names:
+        assert (tmp_path / "one" / name).read_bytes() == (tmp_path / "two" / name).read_bytes()
+    assert not list((tmp_path / "one").glob(".*"))  # no temporary files left behind
+
+
+def test_unknown_verdict_exits_3(run):
+    code, out, _ = run("check", "mtg-current", "-p", "ordered-zones", "--depth", "6", "--timeout", "0.5")
+    assert code == 3
+    assert "unknown" in out and "holds" not in out.split("\n")[0]
+
+
+def test_user_property_file(run, tmp_path):
+    (tmp_path / "mine.zp").write_text(
+        'property hand-only-own {\n  cites 400.3\n  means "hands hold only their owner\'s cards"\n'
+        "  always forall c: card. zone(c) == hand -> whose(c) == owner(c)\n}\n"
+    )
+    code, out, _ = run("check", "mtg-current", "--properties", "mine.zp", "-p", "hand-only-own", "--depth", "2")
+    assert code == 0 and "hand-only-own" in out and "holds" in out
+    # without 400.3: put B's card onto the battlefield under A, then return it to its controller's hand
+    code, out, _ = run("check", "mtg-current", "--properties", "mine.zp", "-p", "hand-only-own", "-w", "400.3", "--depth", "2")
+    assert code == 1 and "violated  depth 2" in out
+    assert "return_to_hand" in out
+
+
+# ---------------------------------------------------------------- bad input: one line, exit 2
+
+
+def one_line_error(result) -> str:
+    code, out, err = result
+    assert code == 2, (code, out, err)
+    assert out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert "Traceback" not in err
+    return lines[0]
+
+
+def test_unknown_rule_set(run):
+    line = one_line_error(run("check", "mtg-curent"))
+    assert "unknown rule set 'mtg-curent'" in line and "did you mean 'mtg-current'" in line
+
+
+def test_unknown_rule(run):
+    line = one_line_error(run("check", "mtg-current", "--without", "400.33"))
+    assert "no rule '400.33'" in line and "did you mean '400.3'" in line
+
+
+def test_unknown_property(run):
+    line = one_line_error(run("check", "-p", "owner-zone"))
+    assert "unknown property 'owner-zone'" in line and "did you mean 'owner-zones'" in line
+
+
+def test_scope_out_of_range(run):
+    assert "--depth must be 0..40, got 99" in one_line_error(run("check", "--depth", "99"))
+    assert "--players must be 1..4, got 0" in one_line_error(run("check", "--players", "0"))
+
+
+def test_wrong_flag(run):
+    line = one_line_error(run("check", "--bogus"))
+    assert "No such option" in line and "--help" in line
+
+
+def test_malformed_rule_set_file(run, tmp_path):
+    (tmp_path / "broken.toml").write_text('name = "x"\ntitle = \n')
+    line = one_line_error(run("check", "broken.toml"))
+    assert line.startswith("zoneproof: broken.toml:2:") and "malformed TOML" in line
+
+
+def test_rule_set_with_unknown_behaviour(run, tmp_path):
+    text = (REPO / "model" / "mtg-current.toml").read_text().replace('behaviour = "owner-redirect"', 'behaviour = "owner-redirekt"')
+    (tmp_path / "typo.toml").write_text(text)
+    line = one_line_error(run("check", "typo.toml"))
+    lineno = next(i for i, l in enumerate(text.splitlines(), 1) if "owner-redirekt" in l)
+    assert line.startswith(f"zoneproof: typo.toml:{lineno}: error: unknown behaviour")
+    assert "did you mean 'owner-redirect'" in line
+
+
+def test_malformed_property_file(run, tmp_path):
+    (tmp_path / "bad.zp").write_text('property p {\n  cites 400.3\n  means "m"\n  always zone(c) == graveyrd\n}\n')
+    line = one_line_error(run("check", "--properties", "bad.zp"))
+    assert line.startswith("zoneproof: bad.zp:4:")
+
+
+def test_no_partial_output_on_bad_input(run, tmp_path):
+    one_line_error(run("check", "mtg-current", "--without", "999.9", "--out", "cx"))
+    assert not (tmp_path / "cx").exists()
+
+
+@pytest.fixture
+def trace_file(run, tmp_path):
+    code, _, _ = run("check", "mtg-current", "-w", "400.8", "-p", "exile-in-exile")
+    assert code == 1
+    return tmp_path / "counterexamples" / "mtg-current--without-400.8--exile-in-exile.itf.json"
+
+
+def test_replay_of_a_tampered_state_is_not_reproduced(run, trace_file):
+    data = json.loads(trace_file.read_text())
+    record = dict(data["states"][1]["objects"]["#map"])
+    name = data["states"][1]["action"]["card"]
+    record[name]["zone"] = "graveyard"
+    data["states"][1]["objects"]["#map"] = [[k, v] for k, v in record.items()]
+    trace_file.write_text(json.dumps(data))
+    code, out, _ = run("replay", str(trace_file))
+    assert code == 1
+    assert f"not reproduced: step 1 (exile): {name}.zone is graveyard in the trace but exile in the interpreter" in out
+
+
+def test_replay_of_a_wrong_violation_step_is_not_reproduced(run, trace_file):
+    data = json.loads(trace_file.read_text())
+    data["#meta"]["violation_step"] = 1
+    trace_file.write_text(json.dumps(data))
+    code, out, _ = run("replay", str(trace_file))
+    assert code == 1 and "records a violation at step 1" in out
+
+
+def test_replay_refuses_a_changed_rule_set(run, tmp_path):
+    text = (REPO / "model" / "mtg-current.toml").read_text()
+    (tmp_path / "mine.toml").write_text(text)
+    code, _, _ = run("check", "mine.toml", "-w", "400.8", "-p", "exile-in-exile")
+    assert code == 1
+    (tmp_path / "mine.toml").write_text(text + "\n# edited\n")
+    line = one_line_error(run("replay", "counterexamples/mtg-current--without-400.8--exile-in-exile.itf.json"))
+    assert "another version of rule set 'mtg-current'" in line and "re-run the check" in line
+
+
+def test_replay_of_malformed_json(run, tmp_path):
+    (tmp_path / "t.itf.json").write_text('{"vars": [\n  1,\n  }')
+    line = one_line_error(run("replay", "t.itf.json"))
+    assert line.startswith("zoneproof: t.itf.json:3:") and "malformed JSON" in line
+
+
+def test_replay_of_a_trace_from_another_tool(run, tmp_path):
+    (tmp_path / "t.itf.json").write_text('{"#meta": {"source": "x.qnt"}, "vars": ["x"], "states": [{"x": {"#bigint": "1"}}]}')
+    line = one_line_error(run("replay", "t.itf.json"))
+    assert "only zoneproof traces can be replayed" in line
+
+
+def test_replay_of_a_missing_file(run):
+    assert "cannot read trace file" in one_line_error(run("replay", "nope.itf.json"))
+
+
+def test_installed_entry_point_runs_without_traceback(tmp_path):
+    result = subprocess.run([sys.executable, "-m", "zoneproof", "check", "--without", "4x"], capture_output=True, text=True, cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stdout == "" and len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.stderr
