@@ -543,15 +543,15 @@ STACK_REORDER = reorder(Zone.STACK, None, (A1, A2))
 @pytest.mark.parametrize(
     "setup, action, fixed_by",
     [
-        ((), LIBRARY_REORDER, ("400.5", "401.2")),
-        (MILLS, GRAVEYARD_REORDER, ("400.5", "404.2")),
+        ((), LIBRARY_REORDER, ("400.5",)),
+        (MILLS, GRAVEYARD_REORDER, ("400.5",)),
         (CASTS, STACK_REORDER, ("400.5",)),
     ],
     ids=["library", "graveyard", "stack"],
 )
 def test_400_5_reorder_is_illegal_while_a_rule_fixes_the_order(setup, action, fixed_by):
-    """400.5, 401.2, 404.2: the order of a library, graveyard or the stack can change only when no
-    rule in force fixes it."""
+    """400.5 (which 401.2 and 404.2 restate): the order of a library, graveyard or the stack can
+    change only when no rule in force fixes it."""
     for kept in fixed_by:
         removed = tuple(r for r in fixed_by if r != kept)
         with pytest.raises(IllegalAction, match=kept.replace(".", r"\.")):

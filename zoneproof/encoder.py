@@ -375,18 +375,27 @@ class Encoding:
             merged[f] = a if a.eq(b) else z3.If(condition, a, b)
         return merged
 
-    def _renewed(self, s: StateVars, c: int, behaviour: Behaviour, **changes) -> dict:
-        """Stays in its zone; becomes a new object where the behaviour's rule is in force."""
-        renew = self.on(behaviour)
-        values = {
+    def _identity(self, s: StateVars, c: int, renew, carried_effect=None) -> dict:
+        """Identity and memory of slot c: under `renew` a new object (gen + 1, no counters, untapped,
+        nothing attached, no effect but `carried_effect`); otherwise as they were."""
+        return {
             "gen": z3.If(renew, s.gen[c] + 1, s.gen[c]),
             "counters": z3.If(renew, self.int(0), s.counters[c]),
             "tapped": z3.And(z3.Not(renew), s.tapped[c]),
             "attached": z3.And(z3.Not(renew), s.attached[c]),
-            "effect": z3.And(z3.Not(renew), s.effect[c]),
+            "effect": z3.If(renew, self.false() if carried_effect is None else carried_effect, s.effect[c]),
         }
-        values.update(changes)
-        return values
+
+    def _renewed(self, s: StateVars, c: int, behaviour: Behaviour, **changes) -> dict:
+        """Stays in its zone; becomes a new object where the behaviour's rule is in force."""
+        return self._identity(s, c, self.on(behaviour)) | changes
+
+    def _move_or_renew(self, s: StateVars, c: int, kind: ActionKind, zone: Zone, behaviour: Behaviour, moved):
+        """Exile and move_to_command: an object already there stays and may become new (400.8, 400.10)."""
+        constraint, values = moved(zone, self.owner(c))
+        already = s.zone[c] == self.zone_c[zone]
+        values = self._merge(s, c, already, self._renewed(s, c, behaviour), values)
+        return z3.And(self._source_ok(s, c, SOURCES[kind]), z3.Or(already, constraint)), values
 
     def _moved(self, t: int, s: StateVars, a: StepVars, c: int, zone: Zone, named, controller=None, keep_effect=False):
         """(constraint, values) for moving slot c to `zone` of the named player (see interpreter.move)."""
@@ -408,8 +417,7 @@ class Encoding:
                 fixed = self.on(Behaviour.GRAVEYARD_TOP if zone is Zone.GRAVEYARD else Behaviour.STACK_PUSH_TOP)
                 pos = z3.If(fixed, before, nth)
                 constraint = z3.Implies(z3.Not(fixed), n <= before + 1)
-        renew = self.on(Behaviour.NEW_OBJECT)
-        carried = z3.And(self.on(Behaviour.SPELL_EFFECTS_CARRY), s.effect[c]) if keep_effect else self.false()
+        carried = z3.And(self.on(Behaviour.SPELL_EFFECTS_CARRY), s.effect[c]) if keep_effect else None
         in_play = zone in (Zone.BATTLEFIELD, Zone.STACK)
         values = {
             "zone": self.zone_c[zone],
@@ -417,12 +425,7 @@ class Encoding:
             "pos": pos,
             "controller": controller if in_play and controller is not None else owner,
             "face_down": self.false(),
-            "gen": z3.If(renew, s.gen[c] + 1, s.gen[c]),
-            "counters": z3.If(renew, self.int(0), s.counters[c]),
-            "tapped": z3.And(z3.Not(renew), s.tapped[c]),
-            "attached": z3.And(z3.Not(renew), s.attached[c]),
-            "effect": z3.If(renew, carried, s.effect[c]),
-        }
+        } | self._identity(s, c, self.on(Behaviour.NEW_OBJECT), carried)
         if self.slots[c].is_token:
             stuck = z3.And(self.token_left_battlefield(s, c), self.on(Behaviour.TOKEN_STAYS))
             return z3.Or(stuck, constraint), self._merge(s, c, stuck, self._current(s, c), values)
@@ -482,10 +485,7 @@ class Encoding:
             constraint, values = moved(Zone.GRAVEYARD, player)
             return z3.And(z == Z[Zone.BATTLEFIELD], s.controller[c] == player, constraint), values
         if kind is K.EXILE:
-            constraint, values = moved(Zone.EXILE, owner)
-            in_exile = z == Z[Zone.EXILE]
-            values = self._merge(s, c, in_exile, self._renewed(s, c, Behaviour.EXILE_IN_EXILE), values)
-            return z3.And(self._source_ok(s, c, SOURCES[kind]), z3.Or(in_exile, constraint)), values
+            return self._move_or_renew(s, c, kind, Zone.EXILE, Behaviour.EXILE_IN_EXILE, moved)
         if kind is K.RETURN_TO_HAND:
             constraint, values = moved(Zone.HAND, s.controller[c])
             return z3.And(self._source_ok(s, c, SOURCES[kind]), constraint), values
@@ -506,10 +506,7 @@ class Encoding:
             values = self._merge(s, c, stays, self._current(s, c), values)
             return z3.And(self._source_ok(s, c, SOURCES[kind]), z3.Or(stays, constraint)), values
         if kind is K.MOVE_TO_COMMAND:
-            constraint, values = moved(Zone.COMMAND, owner)
-            in_command = z == Z[Zone.COMMAND]
-            values = self._merge(s, c, in_command, self._renewed(s, c, Behaviour.COMMAND_IN_COMMAND), values)
-            return z3.And(self._source_ok(s, c, SOURCES[kind]), z3.Or(in_command, constraint)), values
+            return self._move_or_renew(s, c, kind, Zone.COMMAND, Behaviour.COMMAND_IN_COMMAND, moved)
         if kind is K.TURN_FACE_DOWN:
             guard = z3.And(z == Z[Zone.COMMAND], z3.Not(s.face_down[c]))
             return guard, self._renewed(s, c, Behaviour.COMMAND_FACE_DOWN, face_down=self.true())
@@ -565,7 +562,6 @@ class Encoding:
     def _shuffle_hand_into_library(self, t, s, s2, a) -> z3.BoolRef:
         zone_wide = self.on(Behaviour.ZONE_WIDE)
         redirect = self.on(Behaviour.OWNER_REDIRECT, Zone.LIBRARY)
-        renew = self.on(Behaviour.NEW_OBJECT)
         facts = []
         moving = []
         for c in range(len(self.slots)):
@@ -581,12 +577,7 @@ class Encoding:
                 "whose": z3.If(redirect, owner, a.player),
                 "controller": owner,
                 "face_down": self.false(),
-                "gen": z3.If(renew, s.gen[c] + 1, s.gen[c]),
-                "counters": z3.If(renew, self.int(0), s.counters[c]),
-                "tapped": z3.And(z3.Not(renew), s.tapped[c]),
-                "attached": z3.And(z3.Not(renew), s.attached[c]),
-                "effect": z3.And(z3.Not(renew), s.effect[c]),
-            }
+            } | self._identity(s, c, self.on(Behaviour.NEW_OBJECT))
             facts += [s2.field(f, c) == z3.If(chosen, moved[f], s.field(f, c)) for f in moved]
         receiving = []
         for q in range(self.players):

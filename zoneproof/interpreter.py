@@ -47,6 +47,8 @@ USES_PLAYER = {
 NO_CARD = {K.SHUFFLE, K.REORDER, K.SHUFFLE_HAND_INTO_LIBRARY, K.STATE_BASED_ACTIONS}
 # Actions whose `n` places the card when the rule that fixes the place is off.
 GRAVEYARD_BOUND = {K.DISCARD, K.MILL, K.RESOLVE, K.COUNTER, K.DESTROY, K.SACRIFICE}
+# What 400.7 wipes, apart from the effects (which 400.7a may carry).
+NO_MEMORY = dict(counters=0, tapped=False, attached=False)
 
 
 class IllegalAction(Exception):
@@ -163,7 +165,7 @@ class _Step:
         carried = keep_effect and old.effect and self.world.on(Behaviour.SPELL_EFFECTS_CARRY)
         if carried:
             self.cite(self.world.on(Behaviour.SPELL_EFFECTS_CARRY))
-        return dict(gen=old.gen + 1, counters=0, tapped=False, attached=False, effect=bool(carried))
+        return dict(gen=old.gen + 1, **NO_MEMORY, effect=bool(carried))
 
     def renew_in_place(self, index: int, behaviour: Behaviour, **changes) -> None:
         """An object that stays in its zone but may become a new object (400.8, 400.9, 400.10)."""
@@ -171,7 +173,7 @@ class _Step:
         rule = self.world.on(behaviour)
         if rule:
             self.cite(rule)
-            changes.update(gen=old.gen + 1, counters=0, tapped=False, attached=False, effect=False)
+            changes.update(gen=old.gen + 1, **NO_MEMORY, effect=False)
         self.objects[index] = old.moved(**changes)
 
     def token_stuck(self, index: int) -> bool:
@@ -325,12 +327,16 @@ class _Step:
         self.move(c, Zone.GRAVEYARD, p)
 
     def do_exile(self) -> None:
+        self.move_or_renew(Zone.EXILE, Behaviour.EXILE_IN_EXILE)
+
+    def move_or_renew(self, zone: Zone, behaviour: Behaviour) -> None:
+        """Exile and move_to_command: an object already there stays and may become new (400.8, 400.10)."""
         c, o = self.target()
-        self.require(self.source_allowed(o.zone, SOURCES[K.EXILE]), f"{self.name(c)} cannot be exiled from {o.zone.value}")
-        if o.zone is Zone.EXILE:
-            self.renew_in_place(c, Behaviour.EXILE_IN_EXILE)
+        self.require(self.source_allowed(o.zone, SOURCES[self.action.kind]), f"{self.name(c)} cannot be moved from {o.zone.value} by {self.action.kind.value}")
+        if o.zone is zone:
+            self.renew_in_place(c, behaviour)
         else:
-            self.move(c, Zone.EXILE, self.slot(c).owner)
+            self.move(c, zone, self.slot(c).owner)
 
     def do_return_to_hand(self) -> None:
         c, o = self.target()
@@ -379,12 +385,7 @@ class _Step:
         self.move(c, Zone.BATTLEFIELD, p, controller=p)
 
     def do_move_to_command(self) -> None:
-        c, o = self.target()
-        self.require(self.source_allowed(o.zone, SOURCES[K.MOVE_TO_COMMAND]), f"{self.name(c)} cannot be moved from {o.zone.value}")
-        if o.zone is Zone.COMMAND:
-            self.renew_in_place(c, Behaviour.COMMAND_IN_COMMAND)
-        else:
-            self.move(c, Zone.COMMAND, self.slot(c).owner)
+        self.move_or_renew(Zone.COMMAND, Behaviour.COMMAND_IN_COMMAND)
 
     def do_turn_face_down(self) -> None:
         c, o = self.target()
