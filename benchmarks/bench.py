@@ -41,7 +41,7 @@ def run(args: list[str], workdir: str) -> tuple[float, float, str]:
     done = subprocess.run([sys.executable, "-m", "zoneproof", *args], capture_output=True, text=True, cwd=workdir)
     wall = time.monotonic() - started
     peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    if done.returncode not in (0, 1, 3):
+    if done.returncode not in (0, 1, 3) or not done.stdout.strip():
         sys.exit(f"zoneproof {' '.join(args)} failed ({done.returncode}): {done.stderr.strip()}")
     return wall, max(peak, before) / 1024, done.stdout
 

@@ -199,3 +199,18 @@ def test_installed_entry_point_runs_without_traceback(tmp_path):
     result = subprocess.run([sys.executable, "-m", "zoneproof", "check", "--without", "4x"], capture_output=True, text=True, cwd=tmp_path)
     assert result.returncode == 2
     assert result.stdout == "" and len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.stderr
+
+
+def test_same_seed_same_trace_across_processes(tmp_path):
+    """Python randomises hashing per process; the encoding must not depend on it."""
+    outputs = []
+    for hash_seed in ("1", "2"):
+        out = tmp_path / hash_seed
+        env = {**__import__("os").environ, "PYTHONHASHSEED": hash_seed}
+        done = subprocess.run(
+            [sys.executable, "-m", "zoneproof", "check", "mtg-current", "-w", "400.12", "-p", "zone-wide", "--out", str(out)],
+            capture_output=True, text=True, cwd=tmp_path, env=env,
+        )
+        assert done.returncode == 1, done.stderr
+        outputs.append((out / "mtg-current--without-400.12--zone-wide.itf.json").read_bytes())
+    assert outputs[0] == outputs[1]

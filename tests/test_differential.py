@@ -394,3 +394,31 @@ def test_the_harness_rejects_a_run_the_interpreter_did_not_make():
     base = list(facts) + rule_values(e, CURRENT) + fix_types(e, world.card_types)
     assert first_rejected_step(e, base, [START, after_draw, after_mill], [draw_a1, mill_a2]) is None
     assert first_rejected_step(e, base, [START, after_draw, a2_tapped], [draw_a1, mill_a2]) == 2
+
+
+@pytest.mark.parametrize("removed", [(), ("400.3",), ("400.12",), ("111.8",), ("111.8", "400.3", "400.12")])
+def test_the_generator_offers_every_way_to_shuffle_a_hand_away(removed):
+    """The generator predicts which libraries a shuffle_hand_into_library fills; a wrong prediction
+    would silently drop the action. From a hand holding A1, a token and (without 400.3) B's card B1,
+    it must offer every outcome the rules allow: the whole hand (400.12) or any part of it, less a
+    token that 111.8 keeps in the hand."""
+    world = World(CURRENT.without(list(removed)), SLOTS, tuple(CardType.CREATURE for _ in SLOTS), 2)
+    a1, token, b1 = 0, 3, 4
+    state = START
+    for action in (
+        Action(K.DRAW, card=a1, player=0),
+        Action(K.CREATE_TOKEN, card=token, player=0),
+        Action(K.RETURN_TO_HAND, card=token),
+        Action(K.PUT_ONTO_BATTLEFIELD, card=b1, player=0),
+        Action(K.RETURN_TO_HAND, card=b1),
+    ):
+        state = apply(world, state, action).state
+    hand = set(state.zone_members(Zone.HAND, 0))
+    assert hand == ({a1, token} if "400.3" not in removed else {a1, token, b1})
+    stays = {token} if "111.8" not in removed else set()
+    if "400.12" not in removed:
+        expected = {frozenset(stays)}
+    else:
+        expected = {frozenset((hand - set(moved)) | (stays & set(moved))) for moved in _subsets(sorted(hand))}
+    offered = [a for a in legal_actions(world, state).get(K.SHUFFLE_HAND_INTO_LIBRARY, []) if a.player == 0]
+    assert {frozenset(apply(world, state, a).state.zone_members(Zone.HAND, 0)) for a in offered} == expected

@@ -567,13 +567,20 @@ def test_400_5_reorder_is_illegal_while_a_rule_fixes_the_order(setup, action, fi
     assert outcome.rules == ()
 
 
+@pytest.mark.parametrize("setup, action", [((), LIBRARY_REORDER), (MILLS, GRAVEYARD_REORDER)], ids=["library", "graveyard"])
+def test_without_401_2_and_404_2_the_order_stays_fixed_by_400_5(setup, action):
+    """401.2 and 404.2 restate 400.5 for libraries and graveyards: removing them changes nothing."""
+    with pytest.raises(IllegalAction, match=r"400\.5"):
+        play(world(without=("401.2", "404.2")), *setup, action)
+
+
 def test_reorder_of_an_unordered_zone_is_illegal():
     with pytest.raises(IllegalAction):
         play(world(without=("400.5",)), draw(A, A1), Action(K.REORDER, player=A, zone=Zone.HAND, order=(("hand/A", (A1,)),)))
 
 
 def test_shuffle_rearranges_the_library_as_recorded():
-    """shuffle (401.2): the one way to change a library's order with 401.2 in force."""
+    """shuffle (401.2): the one way to change a library's order while 400.5 is in force."""
     outcome = play(world(), Action(K.SHUFFLE, player=B, order=(("library/B", (B2, B3, B1)),)))
     assert library(outcome.state, B) == [B2, B3, B1]
     assert all(outcome.state.objects[c].gen == 0 for c in (B1, B2, B3))

@@ -39,14 +39,15 @@ SOURCES: dict[ActionKind, tuple[Zone, ...]] = {
     K.PUT_INTO_LIBRARY: (Zone.HAND, Zone.BATTLEFIELD, Zone.GRAVEYARD, Zone.STACK, Zone.EXILE, Zone.COMMAND),
     K.RETURN_TO_HAND: (Zone.BATTLEFIELD, Zone.STACK, Zone.GRAVEYARD, Zone.EXILE, Zone.COMMAND),
 }
-# Actions that use the `player` field, and those that use `card`.
-USES_PLAYER = {
+# Actions that use the `player` field, and those that take no card. Tuples, not sets: the encoder
+# iterates them, and set order varies between processes.
+USES_PLAYER = (
     K.DRAW, K.MILL, K.CAST, K.SACRIFICE, K.PUT_INTO_LIBRARY, K.SHUFFLE, K.GAIN_CONTROL,
     K.CREATE_TOKEN, K.PUT_ONTO_BATTLEFIELD, K.SHUFFLE_HAND_INTO_LIBRARY, K.REORDER,
-}
-NO_CARD = {K.SHUFFLE, K.REORDER, K.SHUFFLE_HAND_INTO_LIBRARY, K.STATE_BASED_ACTIONS}
+)
+NO_CARD = (K.SHUFFLE, K.REORDER, K.SHUFFLE_HAND_INTO_LIBRARY, K.STATE_BASED_ACTIONS)
 # Actions whose `n` places the card when the rule that fixes the place is off.
-GRAVEYARD_BOUND = {K.DISCARD, K.MILL, K.RESOLVE, K.COUNTER, K.DESTROY, K.SACRIFICE}
+GRAVEYARD_BOUND = (K.DISCARD, K.MILL, K.RESOLVE, K.COUNTER, K.DESTROY, K.SACRIFICE)
 # What 400.7 wipes, apart from the effects (which 400.7a may carry).
 NO_MEMORY = dict(counters=0, tapped=False, attached=False)
 

@@ -1,0 +1,44 @@
+"""The encoder's rule literals: each rule's constraints are tracked under its number."""
+
+import z3
+
+from zoneproof.encoder import Encoding
+from zoneproof.model import Scope, Zone
+from zoneproof.ruleset import load_ruleset
+from zoneproof.solver import Answer, check, new_solver
+
+
+def test_unsat_core_names_the_rule_that_forbids_an_outcome():
+    """Under mtg-current no card of A's can be in B's graveyard after two actions; asked with the
+    rule literals as assumptions, Z3 names 400.3 as the rule that forbids it."""
+    encoding = Encoding(load_ruleset("mtg-current"), Scope(depth=2))
+    solver = new_solver(encoding.ctx, 0)
+    solver.add(encoding.init())
+    solver.add(encoding.trans(0))
+    solver.add(encoding.trans(1))
+    later = encoding.state(2)
+    a_cards = [c for c, slot in enumerate(encoding.slots) if slot.owner == 0]
+    solver.add(z3.Or([
+        z3.And(later.zone[c] == encoding.zone_c[Zone.GRAVEYARD], later.whose[c] == encoding.player_c[1])
+        for c in a_cards
+    ]))
+    answer = check(solver, encoding.rule_values(), 60_000)
+    assert answer.answer is Answer.UNSAT
+    assert "rule[400.3]" in answer.core
+
+    without = Encoding(load_ruleset("mtg-current").without(["400.3"]), Scope(depth=2))
+    solver = new_solver(without.ctx, 0)
+    solver.add(without.init() + without.trans(0) + without.trans(1))
+    later = without.state(2)
+    solver.add(z3.Or([
+        z3.And(later.zone[c] == without.zone_c[Zone.GRAVEYARD], later.whose[c] == without.player_c[1])
+        for c in a_cards
+    ]))
+    assert check(solver, without.rule_values(), 60_000).answer is Answer.SAT
+
+
+def test_rule_literals_are_named_by_rule_number():
+    encoding = Encoding(load_ruleset("mtg-current").without(["400.7"]), Scope(depth=1))
+    values = {str(v) for v in encoding.rule_values()}
+    assert "rule[400.3]" in values and "Not(rule[400.7])" in values
+    assert len(values) == len(load_ruleset("mtg-current").rules)
