@@ -186,16 +186,35 @@ def legal_actions(world: World, state: GameState) -> dict[ActionKind, list[Actio
     return legal
 
 
+# Five random steps rarely make rules interact. So a run mostly acts on one or two focus cards
+# (zone-wide actions count as acting on every card), mostly draws a kind it has not used yet, and
+# draws three times as often as the others the kinds that are legal only after other actions (a
+# card in a hand, a spell on the stack, a permanent).
+NEEDS_SETUP = {
+    K.DISCARD, K.CAST, K.RESOLVE, K.COUNTER, K.DESTROY, K.SACRIFICE, K.RETURN_TO_HAND, K.REORDER,
+    K.GAIN_CONTROL, K.TURN_FACE_DOWN, K.TAP, K.ADD_COUNTER, K.ATTACH, K.APPLY_EFFECT,
+}
+
+
 @st.composite
 def legal_runs(draw):
     """(removed rules, card types, states, actions) of a legal run of 1..5 actions."""
     removed = draw(removed_rules)
     types = draw(card_types())
     world = World(CURRENT.without(list(removed)), SLOTS, types, 2)
+    focus = draw(st.sets(st.integers(0, len(SLOTS) - 1), min_size=1, max_size=2))
     states, actions = [START], []
     for _ in range(draw(st.integers(1, MAX_DEPTH))):
         legal = legal_actions(world, states[-1])
-        kind = draw(st.sampled_from(sorted(legal, key=KINDS.index)))
+        on_focus = {k: [a for a in v if a.card is None or a.card in focus] for k, v in legal.items()}
+        on_focus = {k: v for k, v in on_focus.items() if v}
+        if on_focus and draw(st.integers(0, 3)) > 0:
+            legal = on_focus
+        kinds = sorted(legal, key=KINDS.index)
+        fresh = [k for k in kinds if k not in {a.kind for a in actions}]
+        if fresh and draw(st.integers(0, 3)) > 0:
+            kinds = fresh
+        kind = draw(st.sampled_from([k for k in kinds for _ in range(3 if k in NEEDS_SETUP else 1)]))
         action = draw(st.sampled_from(legal[kind]))
         if action.order:
             order = tuple((key, tuple(draw(st.permutations(pile)))) for key, pile in action.order)

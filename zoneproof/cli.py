@@ -18,10 +18,12 @@ from .errors import ExitCode, InputError, did_you_mean
 from .model import Scope
 from .properties import Property, load_properties, stock_properties
 from .replay import replay_trace, witnesses
+from .scenario import load_scenario, run_scenario
 from .report import (
     format_counterexample,
     format_property,
     format_ruleset,
+    format_scenario,
     format_steps,
     result_json,
     result_line,
@@ -156,6 +158,28 @@ def replay(trace_file: Path) -> int:
     out.print(violation_line(prop, trace.violation_step, found), markup=False)
     out.print(f"✓ confirmed: the violation is at step {trace.violation_step}, as recorded", markup=False)
     return ExitCode.OK
+
+
+@app.command(epilog="Exit codes: 0 every expectation holds; 1 some expectation fails; 2 bad input.")
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
+def run(files) -> int:
+    """Run scenario files (.toml) in the interpreter and check their expectations; an ITF trace
+    (.itf.json) is replayed instead. A failing expectation never stops the other scenarios."""
+    traces = [f for f in files if str(f).endswith(".itf.json")]
+    scenarios = [load_scenario(f) for f in files if f not in traces]
+    code = ExitCode.OK
+    for trace in traces:
+        code = max(code, replay.callback(trace))
+    results = [run_scenario(s) for s in scenarios]
+    for result in results:
+        for line in format_scenario(result):
+            out.print(line, markup=False)
+    if results:
+        failed = sum(not r.passed for r in results)
+        out.print(f"{len(results)} scenarios: {len(results) - failed} passed, {failed} failed", markup=False)
+        if failed:
+            code = max(code, ExitCode.VIOLATED)
+    return code
 
 
 @app.command(name="list")

@@ -149,3 +149,29 @@ def format_ruleset(ruleset: RuleSet) -> list[str]:
 
 def format_property(p: Property) -> str:
     return f"  {p.id:<22} {p.kind.value:<6} [{', '.join(p.cites)}] {p.meaning}"
+
+
+def format_scenario(result) -> list[str]:
+    """The scenario's steps (what changed, the rules that applied) and each failed expectation."""
+    scenario = result.scenario
+    world = scenario.world
+    mark = "✓" if result.passed else "✗"
+    lines = [f"{mark} {scenario.name}  ({scenario.path}; cites {', '.join(scenario.cites) or 'nothing'})"]
+    state = scenario.start
+    failures = {}
+    for f in result.failures:
+        failures.setdefault(f.step, []).append(f.message)
+    for number, (planned, step) in enumerate(zip(scenario.steps, result.steps), start=1):
+        if step is None:
+            lines.append(f"  {number:>3}.  {describe_action(planned.action, world.slots)}  (illegal, as expected)")
+        else:
+            rules = f"  [{', '.join(step.rules)}]" if step.rules else ""
+            lines.append(f"  {number:>3}.  {describe_action(step.action, world.slots)}{rules}")
+            for phrase in changes(state, step.state, world.slots) or ["nothing changes"]:
+                lines.append(f"        {phrase}")
+            state = step.state
+        lines += [f"        ✗ {message}" for message in failures.get(number, [])]
+    for number in sorted(failures):
+        if number > len(result.steps):
+            lines += [f"  {number:>3}.  ✗ {message}" for message in failures[number]]
+    return lines

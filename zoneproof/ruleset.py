@@ -138,12 +138,7 @@ def parse_ruleset(data: bytes, path: str, origin: str) -> RuleSet:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
         raise InputError(f"the file is not UTF-8 text (byte {e.start})", Location(path)) from None
-    try:
-        doc = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        line, col = _toml_position(str(e))
-        message = re.sub(r"\s*\(at .*\)$", "", str(e))
-        raise InputError(f"malformed TOML: {message}", Location(path, line, col)) from None
+    doc = parse_toml(text, path)
     reader = _Reader(text, path)
     name = reader.string(doc, "name", "the top level")
     if not re.fullmatch(r"[a-z0-9][a-z0-9-]*", name):
@@ -173,9 +168,15 @@ def parse_ruleset(data: bytes, path: str, origin: str) -> RuleSet:
     )
 
 
-def _toml_position(message: str) -> tuple[int | None, int | None]:
-    m = re.search(r"line (\d+), column (\d+)", message)
-    return (int(m.group(1)), int(m.group(2))) if m else (None, None)
+def parse_toml(text: str, path: str) -> dict:
+    """TOML to a dict; a syntax error becomes an InputError at its line and column."""
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        m = re.search(r"line (\d+), column (\d+)", str(e))
+        line, column = (int(m.group(1)), int(m.group(2))) if m else (None, None)
+        message = re.sub(r"\s*\(at .*\)$", "", str(e))
+        raise InputError(f"malformed TOML: {message}", Location(path, line, column)) from None
 
 
 class _Reader:

@@ -1,0 +1,194 @@
+"""Scenario files: every checked-in scenario passes, `zoneproof run` reports failures without
+stopping, and bad scenario input ends in one line on stderr with exit code 2."""
+
+import re
+from pathlib import Path
+
+import pytest
+
+from zoneproof.cli import main
+from zoneproof.scenario import load_scenario, run_scenario
+
+SCENARIOS = Path(__file__).parent / "scenarios"
+FILES = sorted(SCENARIOS.glob("*.toml"))
+KEBAB = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*\.toml")
+
+
+def test_there_are_enough_scenarios():
+    assert len(FILES) >= 32
+    assert all(KEBAB.fullmatch(f.name) for f in FILES)
+
+
+@pytest.mark.parametrize("path", FILES, ids=[f.stem for f in FILES])
+def test_scenario_passes(path):
+    scenario = load_scenario(path)
+    assert scenario.name.strip() and scenario.cites
+    assert scenario.steps
+    result = run_scenario(scenario)
+    assert result.passed, "\n".join(f"step {f.step}: {f.message}" for f in result.failures)
+    assert len(result.steps) == len(scenario.steps)
+
+
+def test_run_all_scenarios_from_the_command_line(capsys):
+    code = main(["run", *map(str, FILES)])
+    out, err = capsys.readouterr()
+    n = len(FILES)
+    assert n >= 30
+    assert code == 0, out
+    assert err == ""
+    assert out.splitlines()[-1] == f"{n} scenarios: {n} passed, 0 failed"
+    assert out.count("✓ ") == n and "✗" not in out
+
+
+WRONG = """\
+name = "A wrongly expected bounce"
+cites = ["400.3"]
+
+[[card]]
+name = "Bear"
+owner = "A"
+start = "battlefield"
+
+[[step]]
+action = "tap"
+card = "Bear"
+
+[[step]]
+action = "destroy"
+card = "Bear"
+expect = [{ card = "Bear", zone = "hand", whose = "A" }]
+"""
+
+
+def test_a_failing_expectation_is_reported_and_the_others_still_run(capsys, tmp_path):
+    good = SCENARIOS / "stolen-creature-dies.toml"
+    good2 = SCENARIOS / "token-cannot-return.toml"
+    bad = tmp_path / "wrong.toml"
+    bad.write_text(WRONG, encoding="utf-8")
+    code = main(["run", str(good), str(bad), str(good2)])
+    out, err = capsys.readouterr()
+    assert code == 1
+    assert err == ""
+    lines = out.splitlines()
+    assert f"✗ A wrongly expected bounce  ({bad}; cites 400.3)" in lines
+    failing = lines.index("        ✗ Bear: expected zone = 'hand', got 'graveyard'")
+    step_lines = [line for line in lines[:failing] if re.match(r"\s+\d+\.\s", line)]
+    assert step_lines[-1].strip().startswith("2.  destroy Bear")
+    assert "expected whose" not in out  # the graveyard is A's, as expected
+    for path in (good, good2):
+        name = load_scenario(path).name
+        assert any(line.startswith(f"✓ {name}  ({path};") for line in lines)
+    assert lines[-1] == "3 scenarios: 2 passed, 1 failed"
+
+
+def test_an_unexpectedly_legal_step_fails(capsys, tmp_path):
+    bad = tmp_path / "legal.toml"
+    bad.write_text(WRONG.replace('expect = [{ card = "Bear", zone = "hand", whose = "A" }]', "illegal = true"), encoding="utf-8")
+    assert main(["run", str(bad)]) == 1
+    out = capsys.readouterr().out
+    assert "✗ expected the action to be illegal, but it was carried out" in out
+
+
+def test_an_unexpectedly_illegal_step_fails_and_stops_the_scenario(capsys, tmp_path):
+    bad = tmp_path / "illegal.toml"
+    bad.write_text(WRONG.replace('action = "tap"', 'action = "exile"\ncard = "Bear"\n\n[[step]]\naction = "tap"'), encoding="utf-8")
+    assert main(["run", str(bad)]) == 1
+    out = capsys.readouterr().out
+    assert "✗ the action is illegal: Bear is not an untapped permanent" in out
+    assert "destroy" not in out
+
+
+SCENARIO_HEAD = """\
+name = "Bad input"
+
+[[card]]
+name = "Bear"
+owner = "A"
+start = "battlefield"
+"""
+
+BAD_INPUT = {
+    "unknown-action": (
+        SCENARIO_HEAD + '\n[[step]]\naction = "destory"\ncard = "Bear"\n',
+        9,
+        "unknown action in step 1 'destory' (did you mean 'destroy'?)",
+    ),
+    "unknown-card": (
+        SCENARIO_HEAD + '\n[[step]]\naction = "destroy"\ncard = "Bera"\n',
+        10,
+        "unknown card in step 1 'Bera' (did you mean 'Bear'?)",
+    ),
+    "unknown-card-in-expectation": (
+        SCENARIO_HEAD + '\n[[step]]\naction = "destroy"\ncard = "Bear"\nexpect = [{ card = "Wolf", zone = "graveyard" }]\n',
+        11,
+        "unknown card in step 1 expectation 'Wolf'",
+    ),
+    "unknown-step-key": (
+        SCENARIO_HEAD + '\n[[step]]\naction = "destroy"\ncrad = "Bear"\n',
+        10,
+        "step 1: unknown key 'crad' (did you mean 'card'?)",
+    ),
+    "unknown-card-key": (
+        SCENARIO_HEAD.replace('start = "battlefield"', 'strat = "battlefield"'),
+        6,
+        "a [[card]]: unknown key 'strat' (did you mean 'start'?)",
+    ),
+    "unknown-expectation-key": (
+        SCENARIO_HEAD + '\n[[step]]\naction = "destroy"\ncard = "Bear"\nexpect = [{ card = "Bear", zoen = "graveyard" }]\n',
+        11,
+        "step 1 expectation: unknown key 'zoen' (did you mean 'zone'?)",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_INPUT))
+def test_bad_scenario_input_is_one_line_naming_file_and_line(case, capsys, tmp_path):
+    text, line, message = BAD_INPUT[case]
+    path = tmp_path / f"{case}.toml"
+    path.write_text(text, encoding="utf-8")
+    good = SCENARIOS / "stolen-creature-dies.toml"
+    code = main(["run", str(good), str(path)])
+    out, err = capsys.readouterr()
+    assert code == 2
+    assert out == ""  # nothing runs when an input is bad
+    assert err.count("\n") == 1
+    assert err.startswith(f"zoneproof: {path}:{line}: error: ")
+    assert message in err
+    assert text.splitlines()[line - 1].strip()  # the named line is the offending one, not a blank
+
+
+def test_malformed_toml_names_file_and_line(capsys, tmp_path):
+    path = tmp_path / "broken.toml"
+    path.write_text('name = "Broken"\n\n[[card]]\nname = "Bear\nowner = "A"\n', encoding="utf-8")
+    code = main(["run", str(path)])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1
+    assert err.startswith(f"zoneproof: {path}:4:")
+    assert "malformed TOML" in err
+
+
+def test_missing_scenario_file_is_bad_input(capsys, tmp_path):
+    code = main(["run", str(tmp_path / "nowhere.toml")])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.count("\n") == 1 and "nowhere.toml" in err and "cannot read scenario file" in err
+
+
+def test_an_itf_trace_given_to_run_is_replayed(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", "mtg-current", "-w", "400.8", "-p", "exile-in-exile"]) == 1
+    capsys.readouterr()
+    trace = Path("counterexamples") / "mtg-current--without-400.8--exile-in-exile.itf.json"
+    assert trace.is_file()
+    good = SCENARIOS / "exile-from-exile-without-400-8.toml"
+    code = main(["run", str(trace), str(good)])
+    out, err = capsys.readouterr()
+    assert code == 0, out + err
+    assert err == ""
+    assert f"replaying {trace}: exile-in-exile under mtg-current without 400.8" in out
+    assert "✓ confirmed: the violation is at step" in out
+    assert out.splitlines()[-1] == "1 scenarios: 1 passed, 0 failed"
+    code = main(["run", str(trace)])
+    out, _ = capsys.readouterr()
+    assert code == 0 and "✓ confirmed" in out and "scenarios:" not in out

@@ -1,0 +1,312 @@
+"""Scenario files: concrete situations a rules designer writes down and checks in the interpreter.
+
+A scenario names its rule set, its cards (owner, type, token or sideboard, where each starts) and
+its steps, written with the same action names the traces use; after any step it may state what a
+person expects: where a card is, who controls it, its place in a pile, whether it is still the same
+object, whether its memory survived, or that the step is illegal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from .errors import InputError, Location, did_you_mean
+from .interpreter import IllegalAction, World, apply
+from .model import (
+    ORDERED_ZONES,
+    PERSONAL_ZONES,
+    PLAYER_NAMES,
+    Action,
+    ActionKind,
+    CardType,
+    GameState,
+    ObjectState,
+    Scope,
+    SlotKind,
+    Step,
+    Zone,
+    slots_for,
+    zone_key,
+)
+from .ruleset import RuleSet, load_ruleset, parse_toml
+
+EXPECTATION_KEYS = {"card", "zone", "whose", "controller", "position", "same_object_as_step", "new_object_since_step",
+                    "counters", "tapped", "attached", "effect", "exists"}
+STEP_KEYS = {"action", "card", "player", "n", "zone", "order", "cards", "illegal", "expect"}
+CARD_KEYS = {"name", "owner", "type", "token", "sideboard", "start"}
+
+
+@dataclass(frozen=True)
+class Expectation:
+    card: str
+    checks: tuple[tuple[str, object], ...]  # (key, expected value) in file order
+
+
+@dataclass(frozen=True)
+class ScenarioStep:
+    action: Action
+    illegal: bool
+    expectations: tuple[Expectation, ...]
+    line: int | None
+
+
+@dataclass(frozen=True)
+class Scenario:
+    path: str
+    name: str
+    cites: tuple[str, ...]
+    world: World
+    start: GameState
+    names: dict[str, int]  # card name -> slot
+    steps: tuple[ScenarioStep, ...]
+
+
+@dataclass(frozen=True)
+class Failure:
+    step: int
+    message: str
+
+
+@dataclass(frozen=True)
+class ScenarioResult:
+    scenario: Scenario
+    steps: tuple[Step | None, ...]  # None for a step that was (expectedly) illegal
+    failures: tuple[Failure, ...] = field(default=())
+
+    @property
+    def passed(self) -> bool:
+        return not self.failures
+
+
+# ---------------------------------------------------------------- reading
+
+
+class _Reader:
+    def __init__(self, text: str, path: str):
+        self.lines = text.splitlines()
+        self.path = path
+
+    def line_of(self, needle: str | None) -> int | None:
+        if needle:
+            for number, content in enumerate(self.lines, start=1):
+                if needle in content:
+                    return number
+        return None
+
+    def fail(self, message: str, needle: str | None = None):
+        raise InputError(message, Location(self.path, self.line_of(needle)))
+
+    def known_keys(self, table: dict, allowed: set[str], where: str):
+        for key in table:
+            if key not in allowed:
+                self.fail(f"{where}: unknown key '{key}'{did_you_mean(key, allowed)}", key)
+
+    def choice(self, value, choices: dict, what: str, needle: str | None = None):
+        if not isinstance(value, str) or value not in choices:
+            self.fail(f"unknown {what} {value!r}{did_you_mean(str(value), choices)}", needle or str(value))
+        return choices[value]
+
+
+def load_scenario(path: str | Path) -> Scenario:
+    path = Path(path)
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except OSError as e:
+        raise InputError(f"cannot read scenario file: {e.strerror}", Location(str(path))) from None
+    except UnicodeDecodeError as e:
+        raise InputError(f"the file is not UTF-8 text (byte {e.start})", Location(str(path))) from None
+    return parse_scenario(text, str(path))
+
+
+def parse_scenario(text: str, path: str) -> Scenario:
+    doc = parse_toml(text, path)
+    r = _Reader(text, path)
+    r.known_keys(doc, {"name", "cites", "ruleset", "without", "players", "card", "step"}, "the scenario")
+    name = doc.get("name")
+    if not isinstance(name, str) or not name.strip():
+        r.fail('a scenario needs `name = "..."`', "name")
+    cites = doc.get("cites", [])
+    if not isinstance(cites, list) or not all(isinstance(c, str) for c in cites):
+        r.fail("`cites` is a list of rule numbers", "cites")
+    ruleset_name = doc.get("ruleset", "mtg-current")
+    if not isinstance(ruleset_name, str):
+        r.fail("`ruleset` is a rule set name or path", "ruleset")
+    without = doc.get("without", [])
+    if not isinstance(without, list) or not all(isinstance(w, str) for w in without):
+        r.fail("`without` is a list of rule numbers", "without")
+    try:
+        ruleset = load_ruleset(ruleset_name).without(without)
+    except InputError as e:
+        raise InputError(e.message, Location(path, r.line_of("ruleset" if "ruleset" in doc else "without"))) from None
+    players = doc.get("players", 2)
+    if not isinstance(players, int) or isinstance(players, bool) or not 1 <= players <= len(PLAYER_NAMES):
+        r.fail(f"`players` must be 1..{len(PLAYER_NAMES)}", "players")
+    player_names = {PLAYER_NAMES[p]: p for p in range(players)}
+    cards = doc.get("card", [])
+    if not isinstance(cards, list) or not cards or not all(isinstance(c, dict) for c in cards):
+        r.fail("a scenario needs one or more [[card]] tables", "[[card]]")
+    world, start, names = _build_world(r, ruleset, players, player_names, cards)
+    steps_raw = doc.get("step", [])
+    if not isinstance(steps_raw, list) or not all(isinstance(s, dict) for s in steps_raw):
+        r.fail("steps are [[step]] tables", "[[step]]")
+    steps = tuple(_step(r, raw, i, names, player_names) for i, raw in enumerate(steps_raw, start=1))
+    return Scenario(path, name, tuple(cites), world, start, names, steps)
+
+
+def _build_world(r: _Reader, ruleset: RuleSet, players: int, player_names: dict, cards: list[dict]):
+    per_kind: dict[tuple[int, SlotKind], list[dict]] = {}
+    seen = set()
+    for card in cards:
+        r.known_keys(card, CARD_KEYS, "a [[card]]")
+        name = card.get("name")
+        if not isinstance(name, str) or not name:
+            r.fail("every [[card]] needs a `name`", "[[card]]")
+        if name in seen:
+            r.fail(f"card '{name}' is defined twice", name)
+        seen.add(name)
+        owner = r.choice(card.get("owner"), player_names, f"owner of {name}", name)
+        kind = SlotKind.TOKEN if card.get("token") else SlotKind.SIDEBOARD if card.get("sideboard") else SlotKind.CARD
+        per_kind.setdefault((owner, kind), []).append(card)
+    count = lambda kind: max([len(per_kind.get((p, kind), [])) for p in range(players)] + [0])  # noqa: E731
+    scope = Scope(players=players, cards=count(SlotKind.CARD), sideboard=count(SlotKind.SIDEBOARD), tokens=count(SlotKind.TOKEN))
+    slots = slots_for(scope)
+    names: dict[str, int] = {}
+    card_types = [CardType.CREATURE] * len(slots)
+    starts: dict[int, Zone] = {}
+    for (owner, kind), listed in per_kind.items():
+        own_slots = [s.index for s in slots if s.owner == owner and s.kind is kind]
+        for slot, card in zip(own_slots, listed):
+            names[card["name"]] = slot
+            card_types[slot] = r.choice(card.get("type", "creature"), {t.value: t for t in CardType}, f"card type of {card['name']}", card["name"])
+            if kind is SlotKind.TOKEN and card_types[slot] is not CardType.CREATURE:
+                r.fail(f"token {card['name']} must be a creature", card["name"])
+            default = {SlotKind.CARD: "library", SlotKind.SIDEBOARD: "outside", SlotKind.TOKEN: "nowhere"}[kind]
+            starts[slot] = r.choice(card.get("start", default), {z.value: z for z in Zone}, f"start of {card['name']}", card["name"])
+    shown = {slot: name for name, slot in names.items()}
+    slots = tuple(replace(s, name=shown.get(s.index, s.name)) for s in slots)
+    for s in slots:
+        names.setdefault(s.name, s.index)
+        starts.setdefault(s.index, {SlotKind.CARD: Zone.LIBRARY, SlotKind.SIDEBOARD: Zone.OUTSIDE, SlotKind.TOKEN: Zone.NOWHERE}[s.kind])
+    world = World(ruleset, slots, tuple(card_types), players)
+    return world, _start_state(slots, starts, cards, names), names
+
+
+def _start_state(slots, starts: dict[int, Zone], cards: list[dict], names: dict[str, int]) -> GameState:
+    """Piles are built in the order the cards are listed: the first listed is on top."""
+    listed_order = [names[c["name"]] for c in cards] + [s.index for s in slots]
+    objects = {}
+    piles: dict[tuple, list[int]] = {}
+    for slot_index in dict.fromkeys(listed_order):
+        slot = slots[slot_index]
+        zone = starts[slot_index]
+        gen = 1 if slot.is_token and zone is not Zone.NOWHERE else 0
+        objects[slot_index] = ObjectState(zone, slot.owner, slot.owner, gen=gen)
+        if zone in ORDERED_ZONES:
+            piles.setdefault((zone, slot.owner if zone in PERSONAL_ZONES else None), []).append(slot_index)
+    for members in piles.values():
+        for depth_from_top, i in enumerate(members):
+            objects[i] = replace(objects[i], pos=len(members) - 1 - depth_from_top)
+    return GameState(tuple(objects[s.index] for s in slots))
+
+
+def _step(r: _Reader, raw: dict, number: int, names: dict, player_names: dict) -> ScenarioStep:
+    where = f"step {number}"
+    r.known_keys(raw, STEP_KEYS, where)
+    kind = r.choice(raw.get("action"), {k.value: k for k in ActionKind}, f"action in {where}")
+    needle = f'"{kind.value}"'
+    card = None if "card" not in raw else r.choice(raw["card"], names, f"card in {where}")
+    player = None if "player" not in raw else r.choice(raw["player"], player_names, f"player in {where}")
+    zone = None if "zone" not in raw else r.choice(raw["zone"], {z.value: z for z in Zone}, f"zone in {where}")
+    n = raw.get("n", 0)
+    if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= 99:
+        r.fail(f"{where}: `n` is 0 (the bottom) or a position from the top, 1..99", needle)
+    order = ()
+    if "order" in raw:
+        listed = raw["order"]
+        if not isinstance(listed, list):
+            r.fail(f"{where}: `order` lists the cards of the reordered pile, top first", needle)
+        pile_zone = zone if kind is ActionKind.REORDER else Zone.LIBRARY
+        order = ((zone_key(pile_zone, player), tuple(r.choice(x, names, f"card in {where} order") for x in listed)),)
+    cards = tuple(sorted(r.choice(x, names, f"card in {where}") for x in raw.get("cards", [])))
+    illegal = raw.get("illegal", False)
+    if not isinstance(illegal, bool):
+        r.fail(f"{where}: `illegal` is true or false", needle)
+    expectations = raw.get("expect", [])
+    if not isinstance(expectations, list) or not all(isinstance(e, dict) for e in expectations):
+        r.fail(f"{where}: `expect` is a list of tables like {{ card = \"Bear\", zone = \"graveyard\" }}", needle)
+    parsed = []
+    for e in expectations:
+        r.known_keys(e, EXPECTATION_KEYS, f"{where} expectation")
+        r.choice(e.get("card"), names, f"card in {where} expectation")
+        parsed.append(Expectation(e["card"], tuple((k, v) for k, v in e.items() if k != "card")))
+    action = Action(kind=kind, card=card, player=player, n=n, zone=zone, order=order, cards=cards)
+    return ScenarioStep(action, illegal, tuple(parsed), r.line_of(needle))
+
+
+# ---------------------------------------------------------------- running
+
+
+def run_scenario(scenario: Scenario) -> ScenarioResult:
+    world = scenario.world
+    states = [scenario.start]
+    steps: list[Step | None] = []
+    failures: list[Failure] = []
+    for number, step in enumerate(scenario.steps, start=1):
+        state = states[-1]
+        try:
+            outcome = apply(world, state, step.action)
+        except IllegalAction as e:
+            if step.illegal:
+                steps.append(None)
+                states.append(state)
+                failures += _check(scenario, number, step, states)
+                continue
+            failures.append(Failure(number, f"the action is illegal: {e}"))
+            break
+        if step.illegal:
+            failures.append(Failure(number, "expected the action to be illegal, but it was carried out"))
+        steps.append(Step(step.action, outcome.state, outcome.rules))
+        states.append(outcome.state)
+        failures += _check(scenario, number, step, states)
+    return ScenarioResult(scenario, tuple(steps), tuple(failures))
+
+
+def _check(scenario: Scenario, number: int, step: ScenarioStep, states: list[GameState]) -> list[Failure]:
+    failures = []
+    now = states[-1]
+    for e in step.expectations:
+        slot = scenario.names[e.card]
+        o = now.objects[slot]
+        for key, expected in e.checks:
+            actual = _observe(key, expected, slot, o, now, states)
+            if actual != expected:
+                failures.append(Failure(number, f"{e.card}: expected {key} = {expected!r}, got {actual!r}"))
+    return failures
+
+
+def _observe(key: str, expected, slot: int, o: ObjectState, now: GameState, states: list[GameState]):
+    """The value of an expectation's key in the current state, in the form the file writes it."""
+    if key == "zone":
+        return o.zone.value
+    if key in ("whose", "controller"):
+        return PLAYER_NAMES[getattr(o, key)]
+    if key == "position":
+        if o.zone not in ORDERED_ZONES:
+            return None
+        size = now.size(o.zone, o.whose)
+        from_top = size - o.pos
+        if expected == "top" and from_top == 1 or expected == "bottom" and o.pos == 0:
+            return expected
+        return from_top
+    if key == "same_object_as_step":
+        return expected if _valid_step(expected, states) and states[expected].objects[slot].gen == o.gen else f"a new object since step {expected}"
+    if key == "new_object_since_step":
+        return expected if _valid_step(expected, states) and states[expected].objects[slot].gen != o.gen else f"the same object as at step {expected}"
+    if key == "exists":
+        return o.zone is not Zone.NOWHERE
+    return getattr(o, key)
+
+
+def _valid_step(value, states) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(states)
