@@ -214,3 +214,15 @@ def test_same_seed_same_trace_across_processes(tmp_path):
         assert done.returncode == 1, done.stderr
         outputs.append((out / "mtg-current--without-400.12--zone-wide.itf.json").read_bytes())
     assert outputs[0] == outputs[1]
+
+
+def test_emit_scenario_writes_a_scenario_that_runs(run, tmp_path):
+    code, out, _ = run("check", "mtg-current", "-w", "400.3", "-p", "owner-zones", "--emit", "scenario", "--out", "cx")
+    assert code == 1
+    scenario = tmp_path / "cx" / "mtg-current--without-400.3--owner-zones.scenario.toml"
+    assert scenario.is_file()
+    assert not (tmp_path / "cx" / "mtg-current--without-400.3--owner-zones.itf.json").exists()
+    text = scenario.read_text()
+    assert 'without = [\n    "400.3",\n]' in text and "[[step]]" in text
+    code, out, _ = run("run", str(scenario))
+    assert code == 0 and "1 scenarios: 1 passed, 0 failed" in out

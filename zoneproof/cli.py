@@ -18,7 +18,7 @@ from .errors import ExitCode, InputError, did_you_mean
 from .model import Scope
 from .properties import Property, load_properties, stock_properties
 from .replay import replay_trace, witnesses
-from .scenario import load_scenario, run_scenario
+from .scenario import load_scenario, run_scenario, write_scenario
 from .report import (
     format_counterexample,
     format_property,
@@ -75,8 +75,17 @@ def _select_properties(extra_files: list[Path], wanted: list[str]) -> list[Prope
     return [by_id[w] for w in dict.fromkeys(wanted)]
 
 
-def _trace_path(directory: Path, r: CheckResult) -> Path:
-    return directory / f"{r.ruleset.label}--{r.prop.id}.itf.json"
+def _write_counterexample(r: CheckResult, directory: Path, emit: tuple[str, ...]) -> Path:
+    """Write the counterexample in the forms asked for; return the path shown (the trace's if written)."""
+    stem = directory / f"{r.ruleset.label}--{r.prop.id}"
+    shown = []
+    if "itf" in emit:
+        shown.append(stem.with_name(stem.name + ".itf.json"))
+        write_trace(r.trace, shown[-1])
+    if "scenario" in emit:
+        shown.append(stem.with_name(stem.name + ".scenario.toml"))
+        write_scenario(r.trace, violation_line(r.prop, r.trace.violation_step, r.witnesses).removeprefix("✗ "), shown[-1])
+    return shown[0]
 
 
 @app.command(epilog=EXIT_CODES_HELP)
@@ -93,7 +102,8 @@ def _trace_path(directory: Path, r: CheckResult) -> Path:
 @click.option("--timeout", default=60.0, show_default=True, help="Seconds allowed per check (rule set and property).")
 @click.option("--out", "out_dir", default="counterexamples", show_default=True, type=click.Path(path_type=Path), help="Folder for counterexample traces.")
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True, help="text, or json: one object per check, one per line.")
-def check(rulesets, without, property_ids, properties, players, cards, sideboard, tokens, depth, seed, timeout, out_dir, output_format) -> int:
+@click.option("--emit", multiple=True, type=click.Choice(["itf", "scenario"]), default=("itf",), show_default=True, help="What to write for each counterexample: an ITF trace, a scenario file for `zoneproof run`, or both (repeat the option).")
+def check(rulesets, without, property_ids, properties, players, cards, sideboard, tokens, depth, seed, timeout, out_dir, output_format, emit) -> int:
     """Check RULESETS (names or .toml paths; default: every built-in rule set) against the properties.
 
     Prints one line per rule set and property, each counterexample as numbered steps, and a summary;
@@ -108,9 +118,9 @@ def check(rulesets, without, property_ids, properties, players, cards, sideboard
     started = time.monotonic()
     for ruleset in chosen:
         for r in check_properties(ruleset, props, scope, seed=seed, timeout=timeout):
-            path = _trace_path(out_dir, r) if r.trace is not None else None
-            if path is not None:
-                write_trace(r.trace, path)
+            path = None
+            if r.trace is not None:
+                path = _write_counterexample(r, out_dir, emit)
             _show_result(r, path, output_format)
             results.append(r)
     if output_format == "text":

@@ -8,6 +8,8 @@ object, whether its memory survived, or that the step is illegal.
 
 from __future__ import annotations
 
+import tomli_w
+
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -30,6 +32,7 @@ from .model import (
     zone_key,
 )
 from .ruleset import RuleSet, load_ruleset, parse_toml
+from .trace import Trace, write_atomically
 
 EXPECTATION_KEYS = {"card", "zone", "whose", "controller", "position", "same_object_as_step", "new_object_since_step",
                     "counters", "tapped", "attached", "effect", "exists"}
@@ -310,3 +313,70 @@ def _observe(key: str, expected, slot: int, o: ObjectState, now: GameState, stat
 
 def _valid_step(value, states) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(states)
+
+
+# ---------------------------------------------------------------- a trace as a scenario
+
+
+def scenario_from_trace(trace: Trace, violation: str) -> dict:
+    """The counterexample as a scenario document a person can read, edit and `zoneproof run`:
+    the same cards, starting places and steps, with what each step changed as expectations."""
+    slots = trace.slots
+    ruleset = trace.ruleset_name if trace.ruleset_origin == "builtin" else trace.ruleset_origin
+    doc: dict = {
+        "name": f"{trace.property_id} under {trace.ruleset_name}{' without ' + ', '.join(trace.removed) if trace.removed else ''}: {violation}",
+        "cites": list(trace.property_cites),
+        "ruleset": ruleset,
+        "players": trace.scope.players,
+    }
+    if trace.removed:
+        doc["without"] = list(trace.removed)
+    listing = sorted(range(len(slots)), key=lambda i: (slots[i].owner, slots[i].kind.value != "card", -trace.initial.objects[i].pos))
+    doc["card"] = []
+    for i in listing:
+        slot, start = slots[i], trace.initial.objects[i]
+        card = {"name": slot.name, "owner": PLAYER_NAMES[slot.owner], "type": trace.card_types[i].value, "start": start.zone.value}
+        if slot.kind is SlotKind.TOKEN:
+            card["token"] = True
+        if slot.kind is SlotKind.SIDEBOARD:
+            card["sideboard"] = True
+        doc["card"].append(card)
+    doc["step"] = []
+    before = trace.initial
+    for number, step in enumerate(trace.steps, start=1):
+        a = step.action
+        entry: dict = {"action": a.kind.value}
+        if a.card is not None:
+            entry["card"] = slots[a.card].name
+        if a.player is not None:
+            entry["player"] = PLAYER_NAMES[a.player]
+        if a.n:
+            entry["n"] = a.n
+        if a.zone is not None:
+            entry["zone"] = a.zone.value
+        if a.order:
+            (_, order), *_ = a.order
+            entry["order"] = [slots[x].name for x in order]
+        if a.cards:
+            entry["cards"] = [slots[x].name for x in a.cards]
+        expectations = []
+        for i, (o, o2) in enumerate(zip(before.objects, step.state.objects)):
+            if o == o2:
+                continue
+            e: dict = {"card": slots[i].name, "zone": o2.zone.value, "controller": PLAYER_NAMES[o2.controller]}
+            if o2.zone in PERSONAL_ZONES:
+                e["whose"] = PLAYER_NAMES[o2.whose]
+            if o2.zone in ORDERED_ZONES:
+                e["position"] = step.state.size(o2.zone, o2.whose) - o2.pos
+            key = "same_object_as_step" if o.gen == o2.gen else "new_object_since_step"
+            e[key] = number - 1
+            expectations.append(e)
+        if expectations:
+            entry["expect"] = expectations
+        doc["step"].append(entry)
+        before = step.state
+    return doc
+
+
+def write_scenario(trace: Trace, violation: str, path: Path) -> None:
+    write_atomically(path, tomli_w.dumps(scenario_from_trace(trace, violation)))
