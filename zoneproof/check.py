@@ -13,7 +13,7 @@ from enum import Enum
 import z3
 
 from .encoder import Encoding, SymbolicBackend
-from .evaluate import evaluate
+from .evaluate import evaluate, int_reach
 from .interpreter import World
 from .model import Scope
 from .properties import Property, PropertyKind
@@ -50,8 +50,9 @@ class _Unrolling:
     """The transition system unrolled to the depth bound; each step switched on by a flag, so that
     one query can ask for a violation at any step up to a bound."""
 
-    def __init__(self, ruleset: RuleSet, scope: Scope):
-        self.encoding = Encoding(ruleset, scope)
+    def __init__(self, ruleset: RuleSet, scope: Scope, props: list[Property]):
+        bound = Encoding(ruleset, scope).variable_bound()
+        self.encoding = Encoding(ruleset, scope, max([int_reach(p, bound) for p in props], default=0))
         e = self.encoding
         self.active = [z3.Bool(f"active@{t}", e.ctx) for t in range(scope.depth)]
         self.facts = e.init() + e.rule_values()
@@ -95,7 +96,7 @@ def check_properties(ruleset: RuleSet, props: list[Property], scope: Scope, seed
     `timeout` bounds the seconds spent on each property.
     """
     started = time.monotonic()
-    unrolling = _Unrolling(ruleset, scope)
+    unrolling = _Unrolling(ruleset, scope, props)
     setup = time.monotonic() - started
     return [_check_one(unrolling, ruleset, prop, scope, seed, timeout, setup) for prop in props]
 

@@ -75,16 +75,31 @@ def _select_properties(extra_files: list[Path], wanted: list[str]) -> list[Prope
     return [by_id[w] for w in dict.fromkeys(wanted)]
 
 
+def _check_out_dir(out_dir: Path, file_names: list[str]) -> None:
+    """Refuse an unusable --out before any solving, so that no check is lost to it."""
+    for folder in (out_dir, *out_dir.parents):
+        if folder.exists():
+            if not folder.is_dir():
+                raise InputError(f"--out {out_dir}: {folder} is not a folder; give a folder for the counterexamples")
+            break
+    for name in file_names:
+        if len(name.encode("utf-8")) > 250:
+            raise InputError(f"the counterexample file name '{name[:40]}…' would be too long; shorten the rule set name or the property id")
+
+
 def _write_counterexample(r: CheckResult, directory: Path, emit: tuple[str, ...]) -> Path:
     """Write the counterexample in the forms asked for; return the path shown (the trace's if written)."""
     stem = directory / f"{r.ruleset.label}--{r.prop.id}"
     shown = []
-    if "itf" in emit:
-        shown.append(stem.with_name(stem.name + ".itf.json"))
-        write_trace(r.trace, shown[-1])
-    if "scenario" in emit:
-        shown.append(stem.with_name(stem.name + ".scenario.toml"))
-        write_scenario(r.trace, violation_line(r.prop, r.trace.violation_step, r.witnesses).removeprefix("✗ "), shown[-1])
+    try:
+        if "itf" in emit:
+            shown.append(stem.with_name(stem.name + ".itf.json"))
+            write_trace(r.trace, shown[-1])
+        if "scenario" in emit:
+            shown.append(stem.with_name(stem.name + ".scenario.toml"))
+            write_scenario(r.trace, violation_line(r.prop, r.trace.violation_step, r.witnesses).removeprefix("✗ "), shown[-1])
+    except OSError as e:
+        raise InputError(f"cannot write {shown[-1]}: {e.strerror}; choose another --out") from None
     return shown[0]
 
 
@@ -114,6 +129,7 @@ def check(rulesets, without, property_ids, properties, players, cards, sideboard
         raise InputError(f"--timeout must be more than 0 seconds, got {timeout:g}")
     chosen = [load_ruleset(name).without(list(without)) for name in (rulesets or builtin_names())]
     props = _select_properties(list(properties), list(property_ids))
+    _check_out_dir(out_dir, [f"{rs.label}--{p.id}.scenario.toml" for rs in chosen for p in props])
     results = []
     started = time.monotonic()
     for ruleset in chosen:

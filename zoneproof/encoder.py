@@ -83,7 +83,9 @@ FIELDS = ("zone", "whose", "controller", "pos", "gen", "face_down", "counters", 
 class Encoding:
     """The transition system of one rule set within one scope, in its own Z3 context."""
 
-    def __init__(self, ruleset: RuleSet, scope: Scope):
+    def __init__(self, ruleset: RuleSet, scope: Scope, int_reach: int = 0):
+        """`int_reach` bounds the integers the checked properties compute (see evaluate.int_reach);
+        the integer bit-vectors are wide enough for it and for every position, size and identity."""
         self.ruleset = ruleset
         self.scope = scope
         self.ctx = z3.Context()
@@ -100,7 +102,7 @@ class Encoding:
             "type": bits_for(len(CardType)),
             "player": bits_for(self.players + 1),
             "slot": bits_for(len(self.slots) + 1),
-            "int": bits_for(2 * (max(len(self.slots), scope.depth) + 4)) + 1,
+            "int": bits_for(2 * (max(self.variable_bound(), int_reach) + 4)) + 1,
         }
         self.zone_c = {z: self.code("zone", i) for i, z in enumerate(Zone)}
         self.kind_c = {k: self.code("kind", i) for i, k in enumerate(ActionKind)}
@@ -123,6 +125,10 @@ class Encoding:
 
     def false(self):
         return z3.BoolVal(False, self.ctx)
+
+    def variable_bound(self) -> int:
+        """No position, size, identity, counter or n exceeds this."""
+        return max(len(self.slots), self.scope.depth, MAX_COUNTERS) + 2
 
     def code(self, domain: str, n: int):
         key = (domain, n)

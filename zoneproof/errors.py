@@ -45,7 +45,8 @@ class InputError(Exception):
         one_line = " ".join(self.message.split())
         if self.location is None:
             return f"error: {one_line}"
-        return f"{self.location}: error: {one_line}"
+        where = str(self.location).encode("unicode_escape").decode("ascii")  # a file name may hold a newline
+        return f"{where}: error: {one_line}"
 
 
 def did_you_mean(word: str, choices: Iterable[str]) -> str:

@@ -6,6 +6,7 @@ concrete slots and players.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -118,6 +119,43 @@ def falsifying_bindings(prop: Property, backend: Backend, slots: tuple[Slot, ...
         env = dict(zip(names, choice))
         if not evaluator.value(expr.body, env):
             found.append(env)
+    return found
+
+
+def int_reach(target: Property | Expr, variable_bound: int) -> int:
+    """An upper bound on the magnitude of every integer the expression computes, given that each
+    integer-valued function (pos, gen, counters, size, action.n) stays within variable_bound.
+    The encoder sizes its bit-vectors by it, so no comparison of the property can overflow."""
+    best = 0
+
+    def walk(node) -> int:
+        nonlocal best
+        match node:
+            case IntLit(value):
+                reach = abs(value)
+            case Apply(fn, _, _) if fn in ("pos", "gen", "counters"):
+                reach = variable_bound
+            case Size() | ActionField("n"):
+                reach = variable_bound
+            case BinOp("+" | "-", left, right):
+                reach = walk(left) + walk(right)
+            case _:
+                for child in _children(node):
+                    walk(child)
+                reach = 0
+        best = max(best, reach)
+        return reach
+
+    walk(target.expr if isinstance(target, Property) else target)
+    return best
+
+
+def _children(node) -> list:
+    found = []
+    for f in dataclasses.fields(node):
+        value = getattr(node, f.name)
+        items = value if isinstance(value, tuple) else (value,)
+        found += [x for x in items if dataclasses.is_dataclass(x)]
     return found
 
 

@@ -121,16 +121,25 @@ def load_ruleset(name_or_path: str) -> RuleSet:
         resource = _builtin_dir() / f"{name_or_path}.toml"
         return parse_ruleset(resource.read_bytes(), f"model/{name_or_path}.toml", origin="builtin")
     path = Path(name_or_path)
-    if name_or_path.endswith(".toml") or path.exists():
+    if name_or_path.endswith(".toml") or _exists(path):
         try:
             data = path.read_bytes()
         except OSError as e:
             raise InputError(f"cannot read rule set file: {e.strerror}", Location(str(path))) from None
+        except ValueError:  # a NUL byte or an unencodable character in the path
+            raise InputError("not a usable file name for a rule set", Location(repr(name_or_path))) from None
         return parse_ruleset(data, str(path), origin=str(path))
     raise InputError(
         f"unknown rule set '{name_or_path}'{did_you_mean(name_or_path, builtin_names())};"
         " give a built-in name (`zoneproof list`) or the path of a .toml file"
     )
+
+
+def _exists(path: Path) -> bool:
+    try:
+        return path.exists()
+    except (OSError, ValueError):
+        return False
 
 
 def parse_ruleset(data: bytes, path: str, origin: str) -> RuleSet:
@@ -172,7 +181,11 @@ def parse_toml(text: str, path: str) -> dict:
     """TOML to a dict; a syntax error becomes an InputError at its line and column."""
     try:
         return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
+    except RecursionError:
+        raise InputError("malformed TOML: nested too deeply", Location(path)) from None
+    except ValueError as e:
+        if not isinstance(e, tomllib.TOMLDecodeError):  # e.g. an integer with more digits than Python reads
+            raise InputError(f"malformed TOML: {' '.join(str(e).split()[:12])}", Location(path)) from None
         m = re.search(r"line (\d+), column (\d+)", str(e))
         line, column = (int(m.group(1)), int(m.group(2))) if m else (None, None)
         message = re.sub(r"\s*\(at .*\)$", "", str(e))

@@ -230,8 +230,15 @@ def _step(r: _Reader, raw: dict, number: int, names: dict, player_names: dict) -
         if not isinstance(listed, list):
             r.fail(f"{where}: `order` lists the cards of the reordered pile, top first", needle)
         pile_zone = zone if kind is ActionKind.REORDER else Zone.LIBRARY
+        if pile_zone is None:
+            r.fail(f"{where}: a reorder names its `zone`", needle)
+        if pile_zone in PERSONAL_ZONES and player is None:
+            r.fail(f"{where}: name the `player` whose {pile_zone.value} is reordered", needle)
         order = ((zone_key(pile_zone, player), tuple(r.choice(x, names, f"card in {where} order") for x in listed)),)
-    cards = tuple(sorted(r.choice(x, names, f"card in {where}") for x in raw.get("cards", [])))
+    listed_cards = raw.get("cards", [])
+    if not isinstance(listed_cards, list):
+        r.fail(f"{where}: `cards` is a list of card names", needle)
+    cards = tuple(sorted(r.choice(x, names, f"card in {where}") for x in listed_cards))
     illegal = raw.get("illegal", False)
     if not isinstance(illegal, bool):
         r.fail(f"{where}: `illegal` is true or false", needle)

@@ -155,10 +155,11 @@ def trace_to_itf(trace: Trace) -> dict:
 def write_atomically(path: Path, text: str) -> None:
     """Write through a temporary file in the same folder, so a reader never sees half a file."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=".zoneproof-", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(text)
+        os.chmod(temporary, 0o644)  # mkstemp makes the file private; a trace is an ordinary file
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
@@ -196,16 +197,20 @@ class _Reader:
     def typed(self, value, kind, where: str):
         if kind is int and isinstance(value, bool) or not isinstance(value, kind):
             self.fail(f"{where} should be {kind.__name__}, got {type(value).__name__}")
+        if isinstance(value, str):
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                self.fail(f"{where} holds a character that is not valid Unicode text")
         return value
 
     def enum(self, enum_type, value, where: str):
-        try:
-            return enum_type(value)
-        except ValueError:
+        if not isinstance(value, str) or value not in {e.value for e in enum_type}:
             self.fail(f"{where}: unknown value {value!r}")
+        return enum_type(value)
 
     def name(self, table: dict, value, where: str):
-        if value not in table:
+        if not isinstance(value, str) or value not in table:
             self.fail(f"{where}: unknown name {value!r}")
         return table[value]
 
@@ -224,6 +229,8 @@ def read_trace(path: Path) -> Trace:
         raise InputError(f"malformed JSON: {e.msg}", Location(where, e.lineno, e.colno)) from None
     except RecursionError:
         raise InputError("malformed JSON: nested too deeply", Location(where)) from None
+    except ValueError as e:  # e.g. an integer with more digits than Python reads
+        raise InputError(f"malformed JSON: {' '.join(str(e).split()[:12])}", Location(where)) from None
     r = _Reader(where)
     if not isinstance(data, dict) or not isinstance(data.get("states"), list) or not isinstance(data.get("vars"), list):
         r.fail("an ITF trace is an object with 'vars' and 'states'")
@@ -289,6 +296,8 @@ def read_trace(path: Path) -> Trace:
         cards = r.get(rec, "cards", at)
         if not isinstance(order, Mapping) or not isinstance(cards, frozenset):
             r.fail(f"{at}: 'order' must be a #map and 'cards' a #set")
+        if not all(isinstance(key, str) for key in order):
+            r.fail(f"{at}: the keys of 'order' are zone names such as 'library/A'")
         return Action(
             kind=r.enum(ActionKind, kind, f"{at}.kind"),
             card=None if card == "" else r.name(slot_by_name, card, f"{at}.card"),
