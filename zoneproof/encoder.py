@@ -15,11 +15,9 @@ import z3
 
 from .interpreter import GRAVEYARD_BOUND, NO_CARD, SOURCES, USES_PLAYER
 from .model import (
-    GAME_ZONES,
     MAX_COUNTERS,
     ORDERED_ZONES,
     PERSONAL_ZONES,
-    PLAYER_NAMES,
     SPELL_ONLY_TYPES,
     Action,
     ActionKind,

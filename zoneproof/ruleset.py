@@ -64,12 +64,6 @@ class RuleSet:
             return self.name
         return f"{self.name}--without-{'-'.join(self.removed)}"
 
-    def rule(self, rule_id: str) -> Rule:
-        for r in self.rules:
-            if r.id == rule_id:
-                return r
-        raise KeyError(rule_id)
-
     def rules_for(self, behaviour: Behaviour, zone: Zone | None = None) -> tuple[str, ...]:
         """The rules in force that switch the behaviour on (for `zone`, where the behaviour is per zone)."""
         return tuple(
