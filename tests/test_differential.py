@@ -1,26 +1,32 @@
 """The interpreter and the Z3 encoder as each other's oracle.
 
 interpreter -> encoder: Hypothesis builds random legal runs in the interpreter (random card types,
-under mtg-current and with random rules removed) and the encoder must admit exactly that run: with
-every state variable, every action field and every card type fixed to the interpreter's values,
-the unrolled transition relation is satisfiable.
+under mtg-current and with random rules removed) and the encoder must admit exactly that run:
+with every state variable, every action field and every card type fixed to the interpreter's
+values the unrolled transition relation is satisfiable, and with only the action fields fixed it
+allows no other states. Long runs are checked the same way one step at a time, and hand-made
+scenarios of the rules (the interpreter unit tests' situations) from the start.
 
-encoder -> interpreter: random models of the unrolled transition relation (random rules removed,
-random action kinds and cards fixed at some steps, random solver seeds) are decoded and replayed
-in the interpreter, which must reach every recorded state.
+encoder -> interpreter: random models of the unrolled transition relation (random rules removed;
+random action kinds, cards and card types fixed; random solver seeds) are decoded and replayed in
+the interpreter with zoneproof.replay.execute, which must reach every recorded state.
 
-Hypothesis runs EXAMPLES examples per direction: 40 by default, which keeps the file well under
-a minute on a 2-core machine. Set the environment variable ZONEPROOF_EXAMPLES to run more locally:
+Hypothesis runs 40 examples per direction by default (8 long runs), which keeps the file under a
+minute on a 2-core machine. The environment variable ZONEPROOF_EXAMPLES sets the number for a
+longer local run:
 
     ZONEPROOF_EXAMPLES=500 pytest -q tests/test_differential.py
+
+A failing example takes minutes to shrink: each one solves a few Z3 queries.
 """
 
 from __future__ import annotations
 
 import copy
 import os
+from dataclasses import replace
 from functools import cache, lru_cache
-from itertools import chain, combinations
+from itertools import chain, combinations, product
 
 import pytest
 import z3
@@ -41,6 +47,7 @@ from zoneproof.model import (
     SlotKind,
     Zone,
     initial_state,
+    slots_for,
     zone_key,
 )
 from zoneproof.replay import execute, state_difference
@@ -54,8 +61,8 @@ DIFFERENTIAL = settings(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 
-LONG_RUNS = settings(DIFFERENTIAL, max_examples=max(1, EXAMPLES // 2))
-LONG_RUN = 16
+LONG_RUNS = settings(DIFFERENTIAL, max_examples=max(1, EXAMPLES // 5))
+LONG_RUN = 12
 
 CURRENT = load_ruleset("mtg-current")
 RULE_IDS = [r.id for r in CURRENT.rules]
@@ -85,13 +92,14 @@ def rule_values(e: Encoding, ruleset: RuleSet) -> list:
     return view.rule_values()
 
 
-SLOTS = encoding(1)[0].slots
-TOKENS = [s.index for s in SLOTS if s.kind is SlotKind.TOKEN]
+SLOTS = slots_for(scope(MAX_DEPTH))
+A, B = 0, 1
+A1, A2, A_SB, A_TOK, B1, B2, B_SB, B_TOK = range(len(SLOTS))  # checked in test_the_start_state_...
 
 
 def start_state() -> GameState:
     """The start of a game with each library in the order the encoder fixes (A1 on top)."""
-    e = encoding(1)[0]
+    e = Encoding(CURRENT, scope(MAX_DEPTH))
     decks = {
         p: sorted((s.index for s in SLOTS if s.owner == p and s.kind is SlotKind.CARD), key=e.start_position)
         for p in range(2)
@@ -100,6 +108,7 @@ def start_state() -> GameState:
 
 
 START = start_state()
+CREATURES = tuple(CardType.CREATURE for _ in SLOTS)
 
 
 # ---------------------------------------------------------------- generating legal runs
@@ -163,18 +172,15 @@ def plausible_actions(world: World, state: GameState):
     current order of each pile (the caller draws a permutation)."""
     zone_wide = world.on(Behaviour.ZONE_WIDE)
     for kind in sorted({a.kind for a in world.ruleset.actions}, key=KINDS.index):
-        for card in [None, *range(len(SLOTS))]:
-            for player in (None, 0, 1):
-                for n in range(4):
-                    zones = [None, *Zone] if kind is K.REORDER else [None]
-                    picks = [()]
-                    if kind is K.SHUFFLE_HAND_INTO_LIBRARY and not zone_wide and player is not None:
-                        picks = list(_subsets(state.zone_members(Zone.HAND, player)))
-                    for zone in zones:
-                        for cards in picks:
-                            action = Action(kind, card=card, player=player, n=n, zone=zone, cards=cards)
-                            piles = reordered_piles(world, state, action)
-                            yield Action(kind, card, player, n, zone, tuple((k, tuple(v)) for k, v in piles.items()), cards)
+        zones = [None, *Zone] if kind is K.REORDER else [None]
+        for card, player, n, zone in product([None, *range(len(SLOTS))], (None, 0, 1), range(4), zones):
+            picks = [()]
+            if kind is K.SHUFFLE_HAND_INTO_LIBRARY and not zone_wide and player is not None:
+                picks = _subsets(state.zone_members(Zone.HAND, player))
+            for cards in picks:
+                action = Action(kind, card=card, player=player, n=n, zone=zone, cards=cards)
+                piles = reordered_piles(world, state, action)
+                yield replace(action, order=tuple((key, tuple(pile)) for key, pile in piles.items()))
 
 
 @lru_cache(maxsize=4096)  # runs share prefixes, shrinking above all; the result is only read
@@ -189,11 +195,10 @@ def legal_actions(world: World, state: GameState) -> dict[ActionKind, list[Actio
     return legal
 
 
-# Five random steps rarely make rules interact. So a run mostly acts on one or two focus cards
-# (zone-wide actions count as acting on every card), mostly draws a kind it has not used yet, and
-# draws three times as often as the others the kinds that are legal only after other actions (a
-# card in a hand, a spell on the stack, a permanent).
-# Hypothesis draws the first element of sampled_from most often; this is a True three times in four.
+# Five uniformly random steps rarely make rules interact. So a run mostly acts on one or two focus
+# cards (zone-wide actions count as acting on every card), mostly draws a kind it has not used yet,
+# and draws the kinds that are legal only after other actions (a card in a hand, a spell on the
+# stack, a permanent) three times as often as the others.
 mostly = st.sampled_from([True, True, True, False])
 NEEDS_SETUP = {
     K.CAST, K.RESOLVE, K.COUNTER, K.DESTROY, K.SACRIFICE, K.REORDER,
@@ -224,8 +229,7 @@ def legal_runs(draw, length: int = MAX_DEPTH):
         kind = draw(st.sampled_from([k for k in kinds for _ in range(3 if k in NEEDS_SETUP else 1)]))
         action = draw(st.sampled_from(legal[kind]))
         if action.order:
-            order = tuple((key, tuple(draw(st.permutations(pile)))) for key, pile in action.order)
-            action = Action(action.kind, action.card, action.player, action.n, action.zone, order, action.cards)
+            action = replace(action, order=tuple((key, tuple(draw(st.permutations(pile)))) for key, pile in action.order))
         states.append(apply(world, states[-1], action).state)  # a permutation keeps the action legal
         actions.append(action)
     return removed, types, states, actions
@@ -282,24 +286,24 @@ def first_rejected_step(e: Encoding, base: list, states: list[GameState], action
 RECORDS_ORDER = {K.SHUFFLE, K.REORDER, K.SHUFFLE_HAND_INTO_LIBRARY}
 
 
-def other_outcome(e: Encoding, base: list, states: list[GameState], actions: list[Action], first: int = 0) -> str | None:
+def other_outcome(e: Encoding, base: list, states: list[GameState], actions: list[Action]) -> str | None:
     """An outcome of the actions, other than the interpreter's, that the encoder allows; None when
-    the interpreter's states are the only ones. The action fields leave the states open except for
+    the interpreter's states are the only ones. The action fields determine the states except for
     the new order of a shuffle or rearrangement (recorded in `order`, which the encoder does not
-    have), so those states are fixed. `first` is the encoder step of actions[0]."""
+    have), so those states are fixed."""
     solver = z3.Solver(ctx=e.ctx)
-    solver.add(base + fix_state(e, first, states[0]))
+    solver.add(base + fix_state(e, 0, states[0]))
     for t, action in enumerate(actions):
-        solver.add(fix_action(e, first + t, action))
+        solver.add(fix_action(e, t, action))
         if action.kind in RECORDS_ORDER:
-            solver.add(fix_state(e, first + t + 1, states[t + 1]))
-    solver.add(z3.Or([z3.Not(z3.And(fix_state(e, first + t, states[t]))) for t in range(1, len(states))]))
+            solver.add(fix_state(e, t + 1, states[t + 1]))
+    solver.add(z3.Or([z3.Not(z3.And(fix_state(e, t, states[t]))) for t in range(1, len(states))]))
     if solver.check() == z3.unsat:
         return None
-    _, decoded, _ = e.decode(solver.model(), first + len(actions))
-    world = World(CURRENT, SLOTS, tuple(CardType.CREATURE for _ in SLOTS), 2)
+    _, decoded, _ = e.decode(solver.model(), len(actions))
+    names_only = World(CURRENT, SLOTS, CREATURES, 2)  # state_difference needs only the slots' names
     for t in range(1, len(states)):
-        difference = state_difference(world, decoded[first + t], states[t])
+        difference = state_difference(names_only, decoded[t], states[t])
         if difference:
             return f"after step {t} ({actions[t - 1]}) the encoder also allows a state where {difference}"
     raise AssertionError("the model differs from the run in no state")
@@ -362,9 +366,6 @@ def test_the_encoder_admits_exactly_every_step_of_long_interpreter_runs(run):
 
 # ---------------------------------------------------------------- scenarios of the rules
 
-# The slots of the differential scope, and short names for the actions of the scenarios.
-A, B = 0, 1
-A1, A2, A_SB, A_TOK, B1, B2, B_SB, B_TOK = range(8)
 INSTANT = {A1: CardType.INSTANT}
 
 
@@ -417,6 +418,8 @@ SCENARIOS = [
     ("111.7-off", ("111.7",), {}, TOKEN_IN_GRAVEYARD + [act(K.STATE_BASED_ACTIONS), act(K.EXILE, A_TOK)]),
     ("111.8-token-in-library", (), {}, [act(K.CREATE_TOKEN, B_TOK, B), act(K.PUT_INTO_LIBRARY, B_TOK, A, n=1), act(K.DRAW, B_TOK, B), act(K.STATE_BASED_ACTIONS)]),
     ("111.8-off-token-in-hand", ("111.8",), {}, [act(K.CREATE_TOKEN, A_TOK, A), act(K.RETURN_TO_HAND, A_TOK), act(K.DRAW, A1, A), act(K.SHUFFLE_HAND_INTO_LIBRARY, player=A, **order("library/A", A_TOK, A2, A1)), act(K.STATE_BASED_ACTIONS)]),
+    ("111.8-token-in-hand", (), {}, [act(K.CREATE_TOKEN, A_TOK, A), act(K.RETURN_TO_HAND, A_TOK), act(K.SHUFFLE_HAND_INTO_LIBRARY, player=A), act(K.STATE_BASED_ACTIONS)]),
+    ("111.7-face-down-token", (), {}, [act(K.CREATE_TOKEN, B_TOK, B), act(K.MOVE_TO_COMMAND, B_TOK), act(K.TURN_FACE_DOWN, B_TOK), act(K.STATE_BASED_ACTIONS)]),
     ("400.4a", (), INSTANT, [act(K.DRAW, A1, A), act(K.PUT_ONTO_BATTLEFIELD, A1, B)]),
     ("400.4a-off", ("400.4a",), INSTANT, [act(K.DRAW, A1, A), act(K.PUT_ONTO_BATTLEFIELD, A1, B)]),
     ("400.11c-off", ("400.11c",), {}, [act(K.EXILE, A_SB), act(K.PUT_ONTO_BATTLEFIELD, B_SB, A), act(K.PUT_INTO_LIBRARY, A_SB, A, n=1)]),
@@ -517,6 +520,8 @@ def test_transition_constraints_do_not_depend_on_the_removed_rules():
 
 
 def test_the_start_state_is_the_encoders_initial_state():
+    assert [s.name for s in SLOTS] == ["A1", "A2", "A-sb1", "A-tok1", "B1", "B2", "B-sb1", "B-tok1"]
+    assert (A1, A2, A_SB, A_TOK, B1, B2, B_SB, B_TOK) == tuple(range(8))
     e, _, _ = encoding(1)
     solver = z3.Solver(ctx=e.ctx)
     solver.add(e.init() + fix_state(e, 0, START))
@@ -527,8 +532,7 @@ def test_the_start_state_is_the_encoders_initial_state():
 def test_the_run_generator_reaches_every_kind():
     """Each action kind of mtg-current has a legal instance from some reachable state; a kind the
     generator could never produce would go untested in both directions."""
-    types = tuple(CardType.CREATURE if s.is_token else CardType.INSTANT if s.name == "A2" else CardType.CREATURE for s in SLOTS)
-    world = World(CURRENT.without(["111.8", "400.5", "400.12", "404.2", "405.2", "404.1"]), SLOTS, types, 2)
+    world = World(CURRENT.without(["111.8", "400.5", "400.12", "405.2", "404.1"]), SLOTS, CREATURES, 2)
     seen: set[ActionKind] = set()
     frontier = [START]
     for _ in range(3):
@@ -544,12 +548,11 @@ def test_the_run_generator_reaches_every_kind():
 def test_the_harness_rejects_a_run_the_interpreter_did_not_make():
     """The admission check can fail: a run whose second state is not what its action gives is
     rejected at step 2, and the true run is admitted."""
-    world = World(CURRENT, SLOTS, tuple(CardType.CREATURE for _ in SLOTS), 2)
-    a1, a2 = 0, 1
-    draw_a1, mill_a2 = Action(K.DRAW, card=a1, player=0), Action(K.MILL, card=a2, player=0)
+    world = World(CURRENT, SLOTS, CREATURES, 2)
+    draw_a1, mill_a2 = act(K.DRAW, A1, A), act(K.MILL, A2, A)
     after_draw = apply(world, START, draw_a1).state
     after_mill = apply(world, after_draw, mill_a2).state
-    a2_tapped = GameState(tuple(o.moved(tapped=True) if c == a2 else o for c, o in enumerate(after_mill.objects)))
+    a2_tapped = GameState(tuple(o.moved(tapped=True) if c == A2 else o for c, o in enumerate(after_mill.objects)))
     e, init, trans = encoding(2)
     base = init + trans + rule_values(e, CURRENT) + fix_types(e, world.card_types)
     assert first_rejected_step(e, base, [START, after_draw, after_mill], [draw_a1, mill_a2]) is None
@@ -562,23 +565,16 @@ def test_the_generator_offers_every_way_to_shuffle_a_hand_away(removed):
     would silently drop the action. From a hand holding A1, a token and (without 400.3) B's card B1,
     it must offer every outcome the rules allow: the whole hand (400.12) or any part of it, less a
     token that 111.8 keeps in the hand."""
-    world = World(CURRENT.without(list(removed)), SLOTS, tuple(CardType.CREATURE for _ in SLOTS), 2)
-    a1, token, b1 = 0, 3, 4
+    world = World(CURRENT.without(list(removed)), SLOTS, CREATURES, 2)
     state = START
-    for action in (
-        Action(K.DRAW, card=a1, player=0),
-        Action(K.CREATE_TOKEN, card=token, player=0),
-        Action(K.RETURN_TO_HAND, card=token),
-        Action(K.PUT_ONTO_BATTLEFIELD, card=b1, player=0),
-        Action(K.RETURN_TO_HAND, card=b1),
-    ):
+    for action in [act(K.DRAW, A1, A), act(K.CREATE_TOKEN, A_TOK, A), act(K.RETURN_TO_HAND, A_TOK)] + B1_TO_A:
         state = apply(world, state, action).state
-    hand = set(state.zone_members(Zone.HAND, 0))
-    assert hand == ({a1, token} if "400.3" not in removed else {a1, token, b1})
-    stays = {token} if "111.8" not in removed else set()
+    hand = set(state.zone_members(Zone.HAND, A))
+    assert hand == ({A1, A_TOK} if "400.3" not in removed else {A1, A_TOK, B1})
+    stays = {A_TOK} if "111.8" not in removed else set()
     if "400.12" not in removed:
         expected = {frozenset(stays)}
     else:
         expected = {frozenset((hand - set(moved)) | (stays & set(moved))) for moved in _subsets(sorted(hand))}
-    offered = [a for a in legal_actions(world, state).get(K.SHUFFLE_HAND_INTO_LIBRARY, []) if a.player == 0]
-    assert {frozenset(apply(world, state, a).state.zone_members(Zone.HAND, 0)) for a in offered} == expected
+    offered = [a for a in legal_actions(world, state).get(K.SHUFFLE_HAND_INTO_LIBRARY, []) if a.player == A]
+    assert {frozenset(apply(world, state, a).state.zone_members(Zone.HAND, A)) for a in offered} == expected
