@@ -226,3 +226,9 @@ def test_emit_scenario_writes_a_scenario_that_runs(run, tmp_path):
     assert 'without = [\n    "400.3",\n]' in text and "[[step]]" in text
     code, out, _ = run("run", str(scenario))
     assert code == 0 and "1 scenarios: 1 passed, 0 failed" in out
+
+
+def test_no_command_prints_the_help(run):
+    code, out, err = run()
+    assert code == 2 and err == ""
+    assert out.startswith("Usage: zoneproof") and "error" not in out

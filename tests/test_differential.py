@@ -11,7 +11,7 @@ encoder -> interpreter: random models of the unrolled transition relation (rando
 random action kinds, cards and card types fixed; random solver seeds) are decoded and replayed in
 the interpreter with zoneproof.replay.execute, which must reach every recorded state.
 
-Hypothesis runs 40 examples per direction by default (8 long runs), which keeps the file under a
+Hypothesis runs 40 examples per direction by default (5 long runs), which keeps the file under a
 minute on a 2-core machine. The environment variable ZONEPROOF_EXAMPLES sets the number for a
 longer local run:
 
@@ -61,7 +61,7 @@ DIFFERENTIAL = settings(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 
-LONG_RUNS = settings(DIFFERENTIAL, max_examples=max(1, EXAMPLES // 5))
+LONG_RUNS = settings(DIFFERENTIAL, max_examples=max(1, EXAMPLES // 8))
 LONG_RUN = 12
 
 CURRENT = load_ruleset("mtg-current")
@@ -109,6 +109,7 @@ def start_state() -> GameState:
 
 START = start_state()
 CREATURES = tuple(CardType.CREATURE for _ in SLOTS)
+NAMES_ONLY = World(CURRENT, SLOTS, CREATURES, 2)  # for state_difference, which needs the slots' names
 
 
 # ---------------------------------------------------------------- generating legal runs
@@ -283,6 +284,21 @@ def first_rejected_step(e: Encoding, base: list, states: list[GameState], action
     return None
 
 
+def rejection(e: Encoding, base: list, states: list[GameState], actions: list[Action]) -> str:
+    """Which step of the run the encoder rejects, and what it would make of that step instead."""
+    step = first_rejected_step(e, base, states, actions)
+    assert step is not None, "the encoder admits every step on its own but not the whole run"
+    solver = z3.Solver(ctx=e.ctx)
+    solver.add(base + [f for t in range(step) for f in fix_state(e, t, states[t])])
+    solver.add([f for t in range(step) for f in fix_action(e, t, actions[t])])
+    problem = f"the encoder rejects step {step} ({actions[step - 1]}) of a legal interpreter run"
+    if solver.check() != z3.sat:
+        return f"{problem}: it allows no step with these fields from the state before it"
+    _, decoded, _ = e.decode(solver.model(), step)
+    difference = state_difference(NAMES_ONLY, decoded[step], states[step])
+    return f"{problem}; from the same state the encoder goes to one (the trace) where {difference}"
+
+
 RECORDS_ORDER = {K.SHUFFLE, K.REORDER, K.SHUFFLE_HAND_INTO_LIBRARY}
 
 
@@ -301,11 +317,10 @@ def other_outcome(e: Encoding, base: list, states: list[GameState], actions: lis
     if solver.check() == z3.unsat:
         return None
     _, decoded, _ = e.decode(solver.model(), len(actions))
-    names_only = World(CURRENT, SLOTS, CREATURES, 2)  # state_difference needs only the slots' names
     for t in range(1, len(states)):
-        difference = state_difference(names_only, decoded[t], states[t])
+        difference = state_difference(NAMES_ONLY, decoded[t], states[t])
         if difference:
-            return f"after step {t} ({actions[t - 1]}) the encoder also allows a state where {difference}"
+            return f"after step {t} ({actions[t - 1]}) the encoder also allows a state (the trace) where {difference}"
     raise AssertionError("the model differs from the run in no state")
 
 
@@ -321,8 +336,7 @@ def encoder_disagrees(removed, types, states: list[GameState], actions: list[Act
     for t, action in enumerate(actions):
         solver.add(fix_action(e, t, action))
     if solver.check() != z3.sat:
-        step = first_rejected_step(e, base, states, actions)
-        return f"the encoder rejects step {step} ({actions[step - 1]}) of a legal interpreter run"
+        return rejection(e, base, states, actions)
     return other_outcome(e, base, states, actions)
 
 
@@ -340,7 +354,8 @@ def describe(removed, types, actions) -> str:
 def test_the_encoder_admits_exactly_every_legal_interpreter_run(run):
     removed, types, states, actions = run
     note(describe(removed, types, actions))
-    assert encoder_disagrees(removed, types, states, actions) is None
+    problem = encoder_disagrees(removed, types, states, actions)
+    assert problem is None, problem
 
 
 @LONG_RUNS
@@ -359,9 +374,11 @@ def test_the_encoder_admits_exactly_every_step_of_long_interpreter_runs(run):
     for t, action in enumerate(actions):
         solver.push()
         solver.add(fix_state(e, 0, states[t]) + fix_action(e, 0, action) + fix_state(e, 1, states[t + 1]))
-        assert solver.check() == z3.sat, f"the encoder rejects step {t + 1} ({action}) of a legal interpreter run"
+        admitted = solver.check() == z3.sat
         solver.pop()
-        assert other_outcome(e, base, states[t:t + 2], [action]) is None
+        assert admitted, f"step {t + 1}: " + rejection(e, base, states[t:t + 2], [action])
+        problem = other_outcome(e, base, states[t:t + 2], [action])
+        assert problem is None, f"step {t + 1}: {problem}"
 
 
 # ---------------------------------------------------------------- scenarios of the rules
@@ -441,7 +458,8 @@ def test_the_encoder_admits_exactly_the_scenarios_of_the_rules(removed, types, a
     states = [START]
     for action in actions:
         states.append(apply(world, states[-1], action).state)
-    assert encoder_disagrees(removed, world.card_types, states, actions) is None
+    problem = encoder_disagrees(removed, world.card_types, states, actions)
+    assert problem is None, problem
 
 
 # ---------------------------------------------------------------- encoder -> interpreter
@@ -454,7 +472,7 @@ def constrained_models(draw):
     kinds of a legal interpreter run, which reach the actions that need several steps of setup
     (resolve, counter, reorder...) far more often than free models do."""
     if draw(st.booleans()):
-        removed, _, _, actions = draw(legal_runs())
+        removed, _, _, actions = draw(legal_runs(length=MAX_DEPTH - 1))
         depth = len(actions)
         kinds = [("kind", t, a.kind) for t, a in enumerate(actions)]
     else:

@@ -60,6 +60,10 @@ def cast(player: int, card: int) -> Action:
     return Action(K.CAST, card=card, player=player)
 
 
+def mill(player: int, card: int, n: int = 0) -> Action:
+    return Action(K.MILL, card=card, player=player, n=n)
+
+
 def resolve(card: int) -> Action:
     return Action(K.RESOLVE, card=card)
 
@@ -359,12 +363,11 @@ def test_400_3_a_countered_spell_b_controls_goes_to_its_owners_graveyard():
 
 def test_404_1_cards_go_on_top_of_the_graveyard_and_take_no_position():
     """404.1: cards put into a graveyard go on top; without it a position may be chosen."""
-    mill = lambda card, n=0: Action(K.MILL, card=card, player=A, n=n)  # noqa: E731
-    state = play(world(), mill(A1), mill(A2)).state
+    state = play(world(), mill(A, A1), mill(A, A2)).state
     assert list(reversed(state.zone_members(Zone.GRAVEYARD, A))) == [A2, A1]
     with pytest.raises(IllegalAction):
-        play(world(), mill(A1), mill(A2, n=2))
-    without = play(world(without=("404.1",)), mill(A1), mill(A2, n=2)).state
+        play(world(), mill(A, A1), mill(A, A2, n=2))
+    without = play(world(without=("404.1",)), mill(A, A1), mill(A, A2, n=2)).state
     assert list(reversed(without.zone_members(Zone.GRAVEYARD, A))) == [A1, A2]
 
 
@@ -405,7 +408,7 @@ def test_without_111_8_a_token_that_left_the_battlefield_can_return():
 def test_111_7_state_based_actions_remove_a_token_outside_the_battlefield():
     """111.7: a token in any zone but the battlefield ceases to exist; the pile closes the gap."""
     w = world()
-    before = play(w, CREATE, DESTROY_TOKEN, Action(K.MILL, card=A1, player=A)).state
+    before = play(w, CREATE, DESTROY_TOKEN, mill(A, A1)).state
     assert [before.objects[c].pos for c in (A_TOK, A1)] == [0, 1]
     outcome = play(w, Action(K.STATE_BASED_ACTIONS), state=before)
     token = outcome.state.objects[A_TOK]
@@ -534,7 +537,7 @@ def reorder(zone: Zone, player: int | None, top_to_bottom: tuple[int, ...]) -> A
 
 
 LIBRARY_REORDER = reorder(Zone.LIBRARY, A, (A3, A1, A2))
-MILLS = (Action(K.MILL, card=A1, player=A), Action(K.MILL, card=A2, player=A))
+MILLS = (mill(A, A1), mill(A, A2))
 GRAVEYARD_REORDER = reorder(Zone.GRAVEYARD, A, (A1, A2))
 CASTS = (draw(A, A1), draw(A, A2), cast(A, A1), cast(A, A2))
 STACK_REORDER = reorder(Zone.STACK, None, (A1, A2))

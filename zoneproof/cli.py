@@ -5,6 +5,7 @@ Handlers return an exit code; bad input of any kind ends in one line on stderr a
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from pathlib import Path
@@ -233,6 +234,9 @@ def main(argv: list[str] | None = None) -> int:
     except InputError as e:
         print(f"zoneproof: {e}", file=sys.stderr)
         return ExitCode.BAD_INPUT
+    except click.exceptions.NoArgsIsHelpError as e:
+        print(e.ctx.get_help() if e.ctx else "usage: zoneproof COMMAND; see `zoneproof --help`")
+        return ExitCode.BAD_INPUT
     except click.UsageError as e:
         hint = f"; see `{e.ctx.command_path} --help`" if e.ctx else "; see `zoneproof --help`"
         print(f"zoneproof: error: {e.format_message()}{hint}", file=sys.stderr)
@@ -242,10 +246,14 @@ def main(argv: list[str] | None = None) -> int:
     except click.exceptions.Abort:
         print("zoneproof: aborted", file=sys.stderr)
         return ExitCode.BAD_INPUT
-    except BrokenPipeError:
-        return ExitCode.OK
     return int(code) if isinstance(code, int) else ExitCode.OK
 
 
 def entry_point() -> None:
-    sys.exit(main())
+    try:
+        code = main()
+        sys.stdout.flush()
+    except BrokenPipeError:  # the reader went away (`zoneproof list | head`): stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        code = ExitCode.OK
+    sys.exit(code)
