@@ -42,10 +42,6 @@ class CheckResult:
     witnesses: tuple[str, ...] = ()  # for VIOLATED: the bindings of the outer forall that fail
 
 
-def check_property(ruleset: RuleSet, prop: Property, scope: Scope, seed: int = 0, timeout: float = 60.0) -> CheckResult:
-    return check_properties(ruleset, [prop], scope, seed, timeout)[0]
-
-
 class _Unrolling:
     """The transition system unrolled to the depth bound; each step switched on by a flag, so that
     one query can ask for a violation at any step up to a bound."""

@@ -530,7 +530,7 @@ class Encoding:
 
     # ---------------------------------------------------------------- actions without a target card
 
-    def _permutation(self, t2: int, s2: StateVars, members: list, guard) -> list:
+    def _permutation(self, s2: StateVars, members: list, guard) -> list:
         """Under `guard`, the slots for which members[c] holds get the positions 0..size-1 in some order."""
         size = self.count(members)
         facts = [z3.Implies(z3.And(guard, m), z3.And(s2.pos[c] >= 0, s2.pos[c] < size)) for c, m in enumerate(members)]
@@ -546,7 +546,7 @@ class Encoding:
         for c in range(len(self.slots)):
             facts += [s2.field(f, c) == s.field(f, c) for f in FIELDS if f != "pos"]
             facts.append(z3.Implies(z3.Not(in_pile[c]), s2.pos[c] == s.pos[c]))
-        facts += self._permutation(t + 1, s2, in_pile, self.true())
+        facts += self._permutation(s2, in_pile, self.true())
         return self.all_of(facts)
 
     def _shuffle(self, t, s, s2, a) -> z3.BoolRef:
@@ -588,7 +588,7 @@ class Encoding:
             receives = self.any_of(z3.And(moving[c], s2.whose[c] == self.player_c[q]) for c in range(len(self.slots)))
             receiving.append(receives)
             members = [z3.And(s2.zone[c] == self.zone_c[Zone.LIBRARY], s2.whose[c] == self.player_c[q]) for c in range(len(self.slots))]
-            facts += self._permutation(t + 1, s2, members, receives)
+            facts += self._permutation(s2, members, receives)
         for c in range(len(self.slots)):
             shuffled = self.any_of(
                 z3.And(receiving[q], s2.zone[c] == self.zone_c[Zone.LIBRARY], s2.whose[c] == self.player_c[q])

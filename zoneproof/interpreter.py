@@ -470,16 +470,6 @@ class _Step:
                 self.objects[i] = self.objects[i].moved(pos=rank)
 
 
-def run_actions(world: World, start: GameState, actions: list[Action]) -> list[Outcome]:
-    outcomes = []
-    state = start
-    for action in actions:
-        outcome = apply(world, state, action)
-        outcomes.append(outcome)
-        state = outcome.state
-    return outcomes
-
-
 def check_initial(world: World, state: GameState) -> None:
     """A check starts at the start of a game: each deck in its owner's library, sideboards outside."""
     for slot, o in zip(world.slots, state.objects):

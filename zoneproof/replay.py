@@ -100,7 +100,7 @@ def state_difference(world: World, recorded: GameState, actual: GameState) -> st
     return None
 
 
-def ruleset_for_trace(trace: Trace, path: str) -> RuleSet:
+def ruleset_for_trace(trace: Trace) -> RuleSet:
     """The rule set a trace was made with, refusing one whose content has changed since."""
     ruleset = load_ruleset(trace.ruleset_name if trace.ruleset_origin == "builtin" else trace.ruleset_origin)
     if ruleset.sha256 != trace.ruleset_sha256:
@@ -120,7 +120,7 @@ def property_for_trace(trace: Trace, path: str) -> Property:
 
 
 def replay_trace(trace: Trace, path: str) -> tuple[Replay, World, Property]:
-    ruleset = ruleset_for_trace(trace, path)
+    ruleset = ruleset_for_trace(trace)
     prop = property_for_trace(trace, path)
     world = World(ruleset, trace.slots, trace.card_types, trace.scope.players)
     steps, mismatch = execute(
