@@ -37,7 +37,6 @@ from zoneproof.encoder import Encoding
 from zoneproof.interpreter import IllegalAction, World, apply
 from zoneproof.model import (
     PERSONAL_ZONES,
-    STATE_FIELDS,
     Action,
     ActionKind,
     Behaviour,
@@ -239,46 +238,13 @@ def legal_runs(draw, length: int = MAX_DEPTH):
 # ---------------------------------------------------------------- fixing a run in the encoding
 
 
-def fix_state(e: Encoding, t: int, state: GameState) -> list:
-    s = e.state(t)
-    facts = []
-    for c, o in enumerate(state.objects):
-        for name in STATE_FIELDS:
-            var, value = s.field(name, c), getattr(o, name)
-            if name == "zone":
-                facts.append(var == e.zone_c[value])
-            elif name in ("whose", "controller"):
-                facts.append(var == e.player_c[value])
-            elif isinstance(value, bool):
-                facts.append(var == z3.BoolVal(value, e.ctx))
-            else:
-                facts.append(var == e.int(value))
-    return facts
-
-
-def fix_action(e: Encoding, t: int, action: Action) -> list:
-    a = e.step(t)
-    return [
-        a.kind == e.kind_c[action.kind],
-        a.card == (e.no_slot if action.card is None else e.slot_c[action.card]),
-        a.player == (e.no_player if action.player is None else e.player_c[action.player]),
-        a.n == e.int(action.n),
-        a.zone == e.zone_c[Zone.NOWHERE if action.zone is None else action.zone],
-        *[a.pick[c] == z3.BoolVal(c in action.cards, e.ctx) for c in range(len(SLOTS))],
-    ]
-
-
-def fix_types(e: Encoding, types: tuple[CardType, ...]) -> list:
-    return [e.card_type[c] == e.type_c[t] for c, t in enumerate(types)]
-
-
 def first_rejected_step(e: Encoding, base: list, states: list[GameState], actions: list[Action]) -> int | None:
     """The first step the encoder does not admit (1-based), or None when it admits the whole run."""
     solver = z3.Solver(ctx=e.ctx)
     solver.add(base)
-    solver.add(fix_state(e, 0, states[0]))
+    solver.add(e.state_is(0, states[0]))
     for t, action in enumerate(actions):
-        solver.add(fix_action(e, t, action) + fix_state(e, t + 1, states[t + 1]))
+        solver.add(e.action_is(t, action) + e.state_is(t + 1, states[t + 1]))
         if solver.check() != z3.sat:
             return t + 1
     return None
@@ -289,8 +255,8 @@ def rejection(e: Encoding, base: list, states: list[GameState], actions: list[Ac
     step = first_rejected_step(e, base, states, actions)
     assert step is not None, "the encoder admits every step on its own but not the whole run"
     solver = z3.Solver(ctx=e.ctx)
-    solver.add(base + [f for t in range(step) for f in fix_state(e, t, states[t])])
-    solver.add([f for t in range(step) for f in fix_action(e, t, actions[t])])
+    solver.add(base + [f for t in range(step) for f in e.state_is(t, states[t])])
+    solver.add([f for t in range(step) for f in e.action_is(t, actions[t])])
     problem = f"the encoder rejects step {step} ({actions[step - 1]}) of a legal interpreter run"
     if solver.check() != z3.sat:
         return f"{problem}: it allows no step with these fields from the state before it"
@@ -308,12 +274,12 @@ def other_outcome(e: Encoding, base: list, states: list[GameState], actions: lis
     the new order of a shuffle or rearrangement (recorded in `order`, which the encoder does not
     have), so those states are fixed."""
     solver = z3.Solver(ctx=e.ctx)
-    solver.add(base + fix_state(e, 0, states[0]))
+    solver.add(base + e.state_is(0, states[0]))
     for t, action in enumerate(actions):
-        solver.add(fix_action(e, t, action))
+        solver.add(e.action_is(t, action))
         if action.kind in RECORDS_ORDER:
-            solver.add(fix_state(e, t + 1, states[t + 1]))
-    solver.add(z3.Or([z3.Not(z3.And(fix_state(e, t, states[t]))) for t in range(1, len(states))]))
+            solver.add(e.state_is(t + 1, states[t + 1]))
+    solver.add(z3.Or([z3.Not(z3.And(e.state_is(t, states[t]))) for t in range(1, len(states))]))
     if solver.check() == z3.unsat:
         return None
     _, decoded, _ = e.decode(solver.model(), len(actions))
@@ -328,13 +294,13 @@ def encoder_disagrees(removed, types, states: list[GameState], actions: list[Act
     """None when the encoder admits exactly the interpreter's run from the start of a game, else
     what it gets wrong: a step it rejects, or another outcome it allows."""
     e, init, trans = encoding(len(actions))
-    base = init + trans + rule_values(e, CURRENT.without(list(removed))) + fix_types(e, types)
+    base = init + trans + rule_values(e, CURRENT.without(list(removed))) + e.types_are(types)
     solver = z3.Solver(ctx=e.ctx)
     solver.add(base)
     for t, state in enumerate(states):
-        solver.add(fix_state(e, t, state))
+        solver.add(e.state_is(t, state))
     for t, action in enumerate(actions):
-        solver.add(fix_action(e, t, action))
+        solver.add(e.action_is(t, action))
     if solver.check() != z3.sat:
         return rejection(e, base, states, actions)
     return other_outcome(e, base, states, actions)
@@ -368,12 +334,12 @@ def test_the_encoder_admits_exactly_every_step_of_long_interpreter_runs(run):
     removed, types, states, actions = run
     note(describe(removed, types, actions))
     e, _, trans = encoding(1)
-    base = trans + rule_values(e, CURRENT.without(list(removed))) + fix_types(e, types)
+    base = trans + rule_values(e, CURRENT.without(list(removed))) + e.types_are(types)
     solver = z3.Solver(ctx=e.ctx)
     solver.add(base)
     for t, action in enumerate(actions):
         solver.push()
-        solver.add(fix_state(e, 0, states[t]) + fix_action(e, 0, action) + fix_state(e, 1, states[t + 1]))
+        solver.add(e.state_is(0, states[t]) + e.action_is(0, action) + e.state_is(1, states[t + 1]))
         admitted = solver.check() == z3.sat
         solver.pop()
         assert admitted, f"step {t + 1}: " + rejection(e, base, states[t:t + 2], [action])
@@ -542,7 +508,7 @@ def test_the_start_state_is_the_encoders_initial_state():
     assert (A1, A2, A_SB, A_TOK, B1, B2, B_SB, B_TOK) == tuple(range(8))
     e, _, _ = encoding(1)
     solver = z3.Solver(ctx=e.ctx)
-    solver.add(e.init() + fix_state(e, 0, START))
+    solver.add(e.init() + e.state_is(0, START))
     assert solver.check() == z3.sat
     assert [START.objects[c].pos for c in range(4)] == [1, 0, 0, 0]  # A1 on top of A2
 
@@ -572,7 +538,7 @@ def test_the_harness_rejects_a_run_the_interpreter_did_not_make():
     after_mill = apply(world, after_draw, mill_a2).state
     a2_tapped = GameState(tuple(o.moved(tapped=True) if c == A2 else o for c, o in enumerate(after_mill.objects)))
     e, init, trans = encoding(2)
-    base = init + trans + rule_values(e, CURRENT) + fix_types(e, world.card_types)
+    base = init + trans + rule_values(e, CURRENT) + e.types_are(world.card_types)
     assert first_rejected_step(e, base, [START, after_draw, after_mill], [draw_a1, mill_a2]) is None
     assert first_rejected_step(e, base, [START, after_draw, a2_tapped], [draw_a1, mill_a2]) == 2
 

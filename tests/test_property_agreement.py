@@ -15,9 +15,6 @@ from tests.test_differential import (
     DIFFERENTIAL,
     describe,
     encoding,
-    fix_action,
-    fix_state,
-    fix_types,
     legal_runs,
 )
 from zoneproof.encoder import SymbolicBackend
@@ -46,11 +43,11 @@ def test_both_evaluations_of_every_stock_property_agree(run):
     removed, types, states, actions = run
     note(describe(removed, types, actions))
     e = encoding(len(actions))[0]
-    fixed = fix_types(e, types)
+    fixed = e.types_are(types)
     for t, state in enumerate(states):
-        fixed += fix_state(e, t, state)
+        fixed += e.state_is(t, state)
     for t, action in enumerate(actions):
-        fixed += fix_action(e, t, action)
+        fixed += e.action_is(t, action)
     # every variable a property reads is fixed to the run's value: substitute and simplify
     values = [variable_and_value(eq) for eq in fixed]
     for index, prop in enumerate(PROPERTIES):

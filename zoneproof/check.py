@@ -7,6 +7,7 @@ a checker bug and comes back as verdict ERROR with what differed.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -42,19 +43,21 @@ class CheckResult:
     witnesses: tuple[str, ...] = ()  # for VIOLATED: the bindings of the outer forall that fail
 
 
-class _Unrolling:
+class Unrolling:
     """The transition system unrolled to the depth bound; each step switched on by a flag, so that
-    one query can ask for a violation at any step up to a bound."""
+    one query can ask for a goal at any step up to a bound."""
 
-    def __init__(self, ruleset: RuleSet, scope: Scope, props: list[Property]):
+    def __init__(self, ruleset: RuleSet, scope: Scope, props: list[Property] = ()):
         bound = Encoding(ruleset, scope).variable_bound()
         self.encoding = Encoding(ruleset, scope, max([int_reach(p, bound) for p in props], default=0))
+        self.depth = scope.depth
         e = self.encoding
         self.active = [z3.Bool(f"active@{t}", e.ctx) for t in range(scope.depth)]
         self.facts = e.init() + e.rule_values()
         self.facts += [z3.Implies(self.active[t + 1], self.active[t]) for t in range(scope.depth - 1)]
         self.steps = [z3.Implies(self.active[t], z3.And(e.trans(t))) for t in range(scope.depth)]
         self._violations: dict = {}
+        self._goals = 0
 
     def violation(self, prop: Property, k: int):
         """The property fails at state k (an `always` property) or on the step into state k."""
@@ -66,75 +69,93 @@ class _Unrolling:
             self._violations[key] = z3.And(self.active[k - 1], bad) if k > 0 else bad
         return self._violations[key]
 
-    def first_depth(self, prop: Property) -> int:
-        return 0 if prop.kind is PropertyKind.ALWAYS else 1
+    def before_step(self, k: int, goal):
+        """The first k steps are taken and step k is not, so the goal may speak of step k's free
+        variables (an action and a next state that the transition relation does not constrain)."""
+        taken = [self.active[k - 1]] if k > 0 else []
+        return z3.And(*taken, z3.Not(self.active[k]), goal)
 
-    def query(self, prop: Property, bound: int, seed: int, timeout_ms: float):
-        """Is the property violated at some step up to `bound`?"""
+    def query(self, goal_at: Callable[[int], z3.BoolRef], first: int, bound: int, seed: int, timeout_ms: float,
+              solver: z3.Solver | None = None) -> SolverResult:
+        """Does goal_at(k) hold for some k in first..bound? With `solver` (from `incremental`), the
+        goal is added under a fresh assumption, so that one solver serves many small queries."""
+        if timeout_ms <= 0:
+            return SolverResult(Answer.UNKNOWN, reason="budget")
+        goal = z3.Or([goal_at(k) for k in range(first, bound + 1)])
+        if solver is not None:
+            self._goals += 1
+            flag = z3.Bool(f"goal#{self._goals}", self.encoding.ctx)
+            solver.add(z3.Implies(flag, goal))
+            return check(solver, [flag], timeout_ms)
         solver = new_solver(self.encoding.ctx, seed)
         solver.add(self.facts)
-        solver.add(self.steps[:bound])
-        solver.add(z3.Or([self.violation(prop, k) for k in range(self.first_depth(prop), bound + 1)]))
+        solver.add(self.steps[:bound] if bound < self.depth else self.steps)
+        solver.add(goal)
         return check(solver, [], timeout_ms)
 
-    def violated_at(self, prop: Property, model, bound: int) -> int:
-        for k in range(self.first_depth(prop), bound + 1):
-            if z3.is_true(model.eval(self.violation(prop, k), model_completion=True)):
-                return k
-        raise AssertionError("the model satisfies no violation")
+    def incremental(self, seed: int) -> z3.Solver:
+        """A solver holding the whole unrolling, for many queries that are each quick (lint)."""
+        solver = new_solver(self.encoding.ctx, seed)
+        solver.add(self.facts)
+        solver.add(self.steps)
+        return solver
+
+    def shortest(self, goal_at: Callable[[int], z3.BoolRef], first: int, bound: int, seed: int, deadline: float,
+                 solver: z3.Solver | None = None) -> "Search":
+        """The least k in first..bound where goal_at(k) can hold, with its model. One query asks for
+        any k up to the bound; when one is found at k, the query is repeated with bound k - 1."""
+        found = None  # (k, model) of the least k so far
+        while bound >= first:
+            answer = self.query(goal_at, first, bound, seed, (deadline - time.monotonic()) * 1000, solver)
+            if answer.answer is Answer.UNKNOWN:
+                reason = "timeout" if answer.reason in ("timeout", "canceled", "budget") else answer.reason
+                return Search(found, least=False, unknown=reason)
+            if answer.answer is Answer.UNSAT:
+                return Search(found, least=True)
+            k = next(k for k in range(first, bound + 1) if z3.is_true(answer.model.eval(goal_at(k), model_completion=True)))
+            found = (k, answer.model)
+            bound = k - 1
+        return Search(found, least=True)
+
+
+@dataclass(frozen=True)
+class Search:
+    found: tuple | None  # (k, model), or None when no k was found
+    least: bool  # no smaller k is possible (or, with nothing found, none at all up to the bound)
+    unknown: str = ""  # why the search stopped without an answer
 
 
 def check_properties(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int = 0, timeout: float = 60.0) -> list[CheckResult]:
     """Check each property to the depth bound; a violation comes back with a shortest counterexample.
 
-    One query asks for a violation at any step up to the bound. When one is found at step k, the
-    query is repeated with bound k - 1 until none is left, so the counterexample is a shortest one.
     `timeout` bounds the seconds spent on each property.
     """
     started = time.monotonic()
-    unrolling = _Unrolling(ruleset, scope, props)
+    unrolling = Unrolling(ruleset, scope, props)
     setup = time.monotonic() - started
     return [_check_one(unrolling, ruleset, prop, scope, seed, timeout, setup) for prop in props]
 
 
-def _check_one(unrolling: _Unrolling, ruleset, prop, scope, seed, timeout, setup) -> CheckResult:
+def _check_one(unrolling: Unrolling, ruleset, prop, scope, seed, timeout, setup) -> CheckResult:
     started = time.monotonic() - setup
     elapsed = lambda: time.monotonic() - started  # noqa: E731
 
     def result(verdict: Verdict, depth: int, trace: Trace | None = None, reason: str = "", found: tuple[str, ...] = ()) -> CheckResult:
         return CheckResult(ruleset, prop, verdict, depth, elapsed(), trace, reason, found)
 
-    bound = scope.depth
-    found = None  # (k, model) of the shortest violation so far
-    while bound >= unrolling.first_depth(prop):
-        remaining_ms = (timeout - elapsed()) * 1000
-        answer = check_with_budget(unrolling, prop, bound, seed, remaining_ms)
-        if answer.answer is Answer.UNKNOWN:
-            reason = "timeout" if answer.reason in ("timeout", "canceled", "budget") else answer.reason
-            if found is None:
-                return result(Verdict.UNKNOWN, bound, reason=f"{reason} (no violation up to depth {bound} could be ruled out)")
-            break
-        if answer.answer is Answer.UNSAT:
-            break
-        k = unrolling.violated_at(prop, answer.model, bound)
-        found = (k, answer.model)
-        bound = k - 1
-    if found is None:
+    first = 0 if prop.kind is PropertyKind.ALWAYS else 1
+    search = unrolling.shortest(lambda k: unrolling.violation(prop, k), first, scope.depth, seed, started + timeout)
+    if search.found is None:
+        if search.unknown:
+            return result(Verdict.UNKNOWN, scope.depth, reason=f"{search.unknown} (no violation up to depth {scope.depth} could be ruled out)")
         return result(Verdict.HOLDS, scope.depth)
-    k, model = found
+    k, model = search.found
     trace, problem = counterexample(unrolling.encoding, model, k, ruleset, prop, scope, seed)
     if problem:
         return result(Verdict.ERROR, k, reason=problem)
-    shortest = bound < unrolling.first_depth(prop) or answer.answer is Answer.UNSAT
     world = World(ruleset, trace.slots, trace.card_types, scope.players)
     found = tuple(witnesses(world, prop, trace.initial, trace.steps, k))
-    return result(Verdict.VIOLATED, k, trace, "" if shortest else "a shorter counterexample was not ruled out in time", found)
-
-
-def check_with_budget(unrolling: _Unrolling, prop: Property, bound: int, seed: int, remaining_ms: float):
-    if remaining_ms <= 0:
-        return SolverResult(Answer.UNKNOWN, reason="budget")
-    return unrolling.query(prop, bound, seed, remaining_ms)
+    return result(Verdict.VIOLATED, k, trace, "" if search.least else "a shorter counterexample was not ruled out in time", found)
 
 
 def counterexample(encoding: Encoding, model, k: int, ruleset: RuleSet, prop: Property, scope: Scope, seed: int):

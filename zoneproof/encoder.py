@@ -15,6 +15,7 @@ import z3
 
 from .interpreter import GRAVEYARD_BOUND, NO_CARD, SOURCES, USES_PLAYER
 from .model import (
+    GAME_ZONES,
     MAX_COUNTERS,
     ORDERED_ZONES,
     PERSONAL_ZONES,
@@ -73,6 +74,21 @@ class StepVars:
     dst_whose: z3.ExprRef
     dst_pos: z3.ExprRef
     moves: z3.ExprRef
+
+
+@dataclass(frozen=True)
+class Effect:
+    """A single-target action on its target: `event` says when the action applies (the target is
+    where the action takes it from, the player may do it), `outcome` what the rules require of the
+    result (it may be impossible: a conflict), `values` the target's next fields."""
+
+    event: z3.BoolRef
+    outcome: z3.BoolRef
+    values: dict
+
+    @property
+    def both(self) -> tuple:
+        return z3.And(self.event, self.outcome), self.values
 
 
 FIELDS = ("zone", "whose", "controller", "pos", "gen", "face_down", "counters", "tapped", "attached", "effect")
@@ -274,11 +290,16 @@ class Encoding:
                 z3.Not(s.effect[c]),
             ]
             facts.append(s.pos[c] == self.int(self.start_position(c)))
+            facts += [z3.Implies(self.on(Behaviour.ZONE_CLOSED, z), s.zone[c] != self.zone_c[z]) for z in self.closable_zones()]
             if slot.is_token:
                 facts.append(self.card_type[c] == self.type_c[CardType.CREATURE])
             else:
                 facts.append(self.any_of(self.card_type[c] == v for v in self.type_c.values()))
         return facts
+
+    def closable_zones(self) -> list[Zone]:
+        """The zones some rule of the file may close (see Behaviour.ZONE_CLOSED)."""
+        return [z for z in GAME_ZONES if any(r.behaviour is Behaviour.ZONE_CLOSED and z in r.zones for r in self.ruleset.rules)]
 
     def start_position(self, c: int) -> int:
         """Deck cards are named by where they start: A1 on top of A's library (position from the
@@ -312,7 +333,7 @@ class Encoding:
                 body = getattr(self, f"_{kind.value}")(t, s, s2, a)
             else:
                 body = self.all_of(
-                    z3.Implies(a.card == self.slot_c[c], self._assign(s, s2, c, *self._target(kind, t, s, a, c)))
+                    z3.Implies(a.card == self.slot_c[c], self._assign(s, s2, c, *self.target(kind, t, s, a, c).both))
                     for c in range(len(self.slots))
                 )
             facts.append(z3.Implies(a.kind == self.kind_c[kind], body))
@@ -399,7 +420,7 @@ class Encoding:
         constraint, values = moved(zone, self.owner(c))
         already = s.zone[c] == self.zone_c[zone]
         values = self._merge(s, c, already, self._renewed(s, c, behaviour), values)
-        return z3.And(self._source_ok(s, c, SOURCES[kind]), z3.Or(already, constraint)), values
+        return Effect(self._source_ok(s, c, SOURCES[kind]), z3.Or(already, constraint), values)
 
     def _moved(self, t: int, s: StateVars, a: StepVars, c: int, zone: Zone, named, controller=None, keep_effect=False):
         """(constraint, values) for moving slot c to `zone` of the named player (see interpreter.move)."""
@@ -421,6 +442,7 @@ class Encoding:
                 fixed = self.on(Behaviour.GRAVEYARD_TOP if zone is Zone.GRAVEYARD else Behaviour.STACK_PUSH_TOP)
                 pos = z3.If(fixed, before, nth)
                 constraint = z3.Implies(z3.Not(fixed), n <= before + 1)
+        constraint = z3.And(constraint, z3.Not(self.on(Behaviour.ZONE_CLOSED, zone)))
         carried = z3.And(self.on(Behaviour.SPELL_EFFECTS_CARRY), s.effect[c]) if keep_effect else None
         in_play = zone in (Zone.BATTLEFIELD, Zone.STACK)
         values = {
@@ -448,8 +470,8 @@ class Encoding:
         outside_ok = z3.And(s.zone[c] == self.zone_c[Zone.OUTSIDE], z3.Not(self.on(Behaviour.OUTSIDE_UNTOUCHABLE)))
         return z3.Or(self.zone_is(s.zone[c], zones), outside_ok)
 
-    def _target(self, kind: ActionKind, t: int, s: StateVars, a: StepVars, c: int):
-        """(guard, next values) of the targeted slot c for a single-target action."""
+    def target(self, kind: ActionKind, t: int, s: StateVars, a: StepVars, c: int) -> "Effect":
+        """What a single-target action does to its target, slot c, at step t."""
         z = s.zone[c]
         Z = self.zone_c
         slot = self.slots[c]
@@ -463,10 +485,10 @@ class Encoding:
         if kind in (K.DRAW, K.MILL):
             guard = z3.And(z == Z[Zone.LIBRARY], s.whose[c] == player, s.pos[c] == self.size_of(t, Zone.LIBRARY, player) - 1)
             constraint, values = moved(Zone.HAND if kind is K.DRAW else Zone.GRAVEYARD, player)
-            return z3.And(guard, constraint), values
+            return Effect(guard, constraint, values)
         if kind is K.DISCARD:
             constraint, values = moved(Zone.GRAVEYARD, s.whose[c])
-            return z3.And(z == Z[Zone.HAND], constraint), values
+            return Effect(z == Z[Zone.HAND], constraint, values)
         if kind is K.CAST:
             guard = z3.And(
                 z == Z[Zone.HAND], s.whose[c] == player,
@@ -474,58 +496,59 @@ class Encoding:
                 self.card_type[c] != self.type_c[CardType.LAND],
             )
             constraint, values = moved(Zone.STACK, player, controller=player)
-            return z3.And(guard, constraint), values
+            return Effect(guard, constraint, values)
         if kind is K.RESOLVE:
             top_ok = z3.Implies(self.on(Behaviour.STACK_TOP_ONLY), s.pos[c] == self.size(t, Zone.STACK, None) - 1)
             to_grave, grave_values = moved(Zone.GRAVEYARD, s.controller[c])
             to_field, field_values = moved(Zone.BATTLEFIELD, s.controller[c], controller=s.controller[c], keep_effect=True)
             constraint = z3.If(is_spell_type, to_grave, to_field)
-            return z3.And(z == Z[Zone.STACK], top_ok, constraint), self._merge(s, c, is_spell_type, grave_values, field_values)
+            return Effect(z3.And(z == Z[Zone.STACK], top_ok), constraint, self._merge(s, c, is_spell_type, grave_values, field_values))
         if kind in (K.COUNTER, K.DESTROY):
             constraint, values = moved(Zone.GRAVEYARD, s.controller[c])
             source = Zone.STACK if kind is K.COUNTER else Zone.BATTLEFIELD
-            return z3.And(z == Z[source], constraint), values
+            return Effect(z == Z[source], constraint, values)
         if kind is K.SACRIFICE:
             constraint, values = moved(Zone.GRAVEYARD, player)
-            return z3.And(z == Z[Zone.BATTLEFIELD], s.controller[c] == player, constraint), values
+            return Effect(z3.And(z == Z[Zone.BATTLEFIELD], s.controller[c] == player), constraint, values)
         if kind is K.EXILE:
             return self._move_or_renew(s, c, kind, Zone.EXILE, Behaviour.EXILE_IN_EXILE, moved)
         if kind is K.RETURN_TO_HAND:
             constraint, values = moved(Zone.HAND, s.controller[c])
-            return z3.And(self._source_ok(s, c, SOURCES[kind]), constraint), values
+            return Effect(self._source_ok(s, c, SOURCES[kind]), constraint, values)
         if kind is K.PUT_INTO_LIBRARY:
             constraint, values = moved(Zone.LIBRARY, player)
-            return z3.And(self._source_ok(s, c, SOURCES[kind]), constraint), values
+            return Effect(self._source_ok(s, c, SOURCES[kind]), constraint, values)
         if kind is K.GAIN_CONTROL:
             guard = z3.And(self.zone_is(z, (Zone.BATTLEFIELD, Zone.STACK)), s.controller[c] != player)
-            return guard, {"controller": player}
+            return Effect(guard, self.true(), {"controller": player})
         if kind is K.CREATE_TOKEN:
             if not slot.is_token:
-                return self.false(), {}
+                return Effect(self.false(), self.true(), {})
             guard = z3.And(player == owner, z == Z[Zone.NOWHERE], s.gen[c] == 0)
-            return guard, {"zone": Z[Zone.BATTLEFIELD], "whose": owner, "controller": player, "gen": self.int(1)}
+            opens = z3.Not(self.on(Behaviour.ZONE_CLOSED, Zone.BATTLEFIELD))
+            return Effect(guard, opens, {"zone": Z[Zone.BATTLEFIELD], "whose": owner, "controller": player, "gen": self.int(1)})
         if kind is K.PUT_ONTO_BATTLEFIELD:
             constraint, values = moved(Zone.BATTLEFIELD, player, controller=player)
             stays = self.false() if slot.is_token else z3.And(is_spell_type, self.on(Behaviour.SPELLS_STAY_OFF_BATTLEFIELD))
             values = self._merge(s, c, stays, self._current(s, c), values)
-            return z3.And(self._source_ok(s, c, SOURCES[kind]), z3.Or(stays, constraint)), values
+            return Effect(self._source_ok(s, c, SOURCES[kind]), z3.Or(stays, constraint), values)
         if kind is K.MOVE_TO_COMMAND:
             return self._move_or_renew(s, c, kind, Zone.COMMAND, Behaviour.COMMAND_IN_COMMAND, moved)
         if kind is K.TURN_FACE_DOWN:
             guard = z3.And(z == Z[Zone.COMMAND], z3.Not(s.face_down[c]))
-            return guard, self._renewed(s, c, Behaviour.COMMAND_FACE_DOWN, face_down=self.true())
+            return Effect(guard, self.true(), self._renewed(s, c, Behaviour.COMMAND_FACE_DOWN, face_down=self.true()))
         if kind is K.BRING_IN:
             constraint, values = moved(Zone.HAND, owner)
-            return z3.And(z == Z[Zone.OUTSIDE], constraint), values
+            return Effect(z == Z[Zone.OUTSIDE], constraint, values)
         if kind is K.TAP:
-            return z3.And(z == Z[Zone.BATTLEFIELD], z3.Not(s.tapped[c])), {"tapped": self.true()}
+            return Effect(z3.And(z == Z[Zone.BATTLEFIELD], z3.Not(s.tapped[c])), self.true(), {"tapped": self.true()})
         if kind is K.ATTACH:
-            return z3.And(z == Z[Zone.BATTLEFIELD], z3.Not(s.attached[c])), {"attached": self.true()}
+            return Effect(z3.And(z == Z[Zone.BATTLEFIELD], z3.Not(s.attached[c])), self.true(), {"attached": self.true()})
         if kind is K.ADD_COUNTER:
-            return z3.And(z == Z[Zone.BATTLEFIELD], s.counters[c] < MAX_COUNTERS), {"counters": s.counters[c] + 1}
+            return Effect(z3.And(z == Z[Zone.BATTLEFIELD], s.counters[c] < MAX_COUNTERS), self.true(), {"counters": s.counters[c] + 1})
         if kind is K.APPLY_EFFECT:
             guard = z3.And(self.zone_is(z, (Zone.BATTLEFIELD, Zone.STACK)), z3.Not(s.effect[c]))
-            return guard, {"effect": self.true()}
+            return Effect(guard, self.true(), {"effect": self.true()})
         raise AssertionError(f"no encoding for {kind}")
 
     # ---------------------------------------------------------------- actions without a target card
@@ -575,6 +598,7 @@ class Encoding:
             if self.slots[c].is_token:
                 chosen = z3.And(chosen, z3.Not(self.on(Behaviour.TOKEN_STAYS)))
             moving.append(chosen)
+            facts.append(z3.Implies(chosen, z3.Not(self.on(Behaviour.ZONE_CLOSED, Zone.LIBRARY))))
             owner = self.owner(c)
             moved = {
                 "zone": self.zone_c[Zone.LIBRARY],
@@ -616,6 +640,57 @@ class Encoding:
             gone = stays | gone
             facts += [s2.field(f, c) == z3.If(ceasing[c], gone[f], stays[f]) for f in FIELDS]
         return self.all_of(facts)
+
+    def trans_without(self, t: int, rule_id: str) -> z3.BoolRef:
+        """Step t's transition with one rule switched off, whatever the rule literals say."""
+        return z3.substitute(z3.And(self.trans(t)), (self.rule_literal[rule_id], self.false()))
+
+    def no_outcome(self, t: int) -> z3.BoolRef:
+        """At step t a single-target action applies to its target but the rules leave it no legal
+        outcome. A position the player chooses (n of a graveyard or stack arrival) is fixed at the
+        bottom, which always exists; put_into_library's n is part of the effect."""
+        s, a = self.state(t), self.step(t)
+        cases = []
+        for kind in ActionKind:
+            if kind in NO_CARD or not self.ruleset.allows(kind):
+                continue
+            for c in range(len(self.slots)):
+                effect = self.target(kind, t, s, a, c)
+                chosen_n = self.true() if kind is K.PUT_INTO_LIBRARY else a.n == 0
+                cases.append(z3.And(a.kind == self.kind_c[kind], a.card == self.slot_c[c], chosen_n, effect.event, z3.Not(effect.outcome)))
+        return z3.And(*self._canonical_fields(a), self.any_of(cases))
+
+    def state_is(self, t: int, state: GameState) -> list:
+        """Facts fixing state t to a concrete state."""
+        s = self.state(t)
+        facts = []
+        for c, o in enumerate(state.objects):
+            for name in FIELDS:
+                var, value = s.field(name, c), getattr(o, name)
+                if name == "zone":
+                    facts.append(var == self.zone_c[value])
+                elif name in ("whose", "controller"):
+                    facts.append(var == self.player_c[value])
+                elif isinstance(value, bool):
+                    facts.append(var == z3.BoolVal(value, self.ctx))
+                else:
+                    facts.append(var == self.int(value))
+        return facts
+
+    def action_is(self, t: int, action: Action) -> list:
+        """Facts fixing step t's action to a concrete action (its `order` shows in the next state)."""
+        a = self.step(t)
+        return [
+            a.kind == self.kind_c[action.kind],
+            a.card == (self.no_slot if action.card is None else self.slot_c[action.card]),
+            a.player == (self.no_player if action.player is None else self.player_c[action.player]),
+            a.n == self.int(action.n),
+            a.zone == self.zone_c[Zone.NOWHERE if action.zone is None else action.zone],
+            *[a.pick[c] == z3.BoolVal(c in action.cards, self.ctx) for c in range(len(self.slots))],
+        ]
+
+    def types_are(self, types: tuple[CardType, ...]) -> list:
+        return [self.card_type[c] == self.type_c[t] for c, t in enumerate(types)]
 
     # ---------------------------------------------------------------- decoding a model
 

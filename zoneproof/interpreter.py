@@ -227,6 +227,7 @@ class _Step:
         old = self.objects[index]
         if self.token_stuck(index):
             return
+        self.require_open(zone)
         whose = self.destination_player(index, zone, named)
         self.require((zone, whose) != (old.zone, old.whose) or zone not in ORDERED_ZONES, "the object is already there")
         if old.zone in ORDERED_ZONES:
@@ -251,6 +252,10 @@ class _Step:
         )
         changes.update(self.new_object(old, keep_effect))
         self.objects[index] = old.moved(**changes)
+
+    def require_open(self, zone: Zone) -> None:
+        closed_by = self.world.ruleset.rules_for(Behaviour.ZONE_CLOSED, zone)
+        self.require(not closed_by, f"nothing may enter the {zone.value}: rule {closed_by[0] if closed_by else ''} closes it")
 
     def set_order(self, zone: Zone, player: int | None) -> None:
         """Apply the order recorded in the action to one ordered zone (a shuffle or rearrangement)."""
@@ -372,6 +377,7 @@ class _Step:
         slot = self.slot(c)
         self.require(slot.is_token and slot.owner == p, f"{slot.name} is not a token slot of {PLAYER_NAMES[p]}")
         self.require(o.zone is Zone.NOWHERE and o.gen == 0, f"{slot.name} has already been created")
+        self.require_open(Zone.BATTLEFIELD)
         self.objects[c] = o.moved(zone=Zone.BATTLEFIELD, whose=p, controller=p, gen=1)
 
     def do_put_onto_battlefield(self) -> None:
@@ -413,6 +419,7 @@ class _Step:
         for i in moving:
             if self.token_stuck(i):
                 continue
+            self.require_open(Zone.LIBRARY)
             whose = self.destination_player(i, Zone.LIBRARY, p)
             receiving.add(whose)
             old = self.objects[i]
@@ -476,6 +483,10 @@ def check_initial(world: World, state: GameState) -> None:
         expected = {SlotKind.CARD: Zone.LIBRARY, SlotKind.SIDEBOARD: Zone.OUTSIDE, SlotKind.TOKEN: Zone.NOWHERE}[slot.kind]
         if o.zone is not expected or o.whose != slot.owner or o.controller != slot.owner or o.gen != 0:
             raise IllegalAction(f"{slot.name} does not start where a game starts ({expected.value} of {PLAYER_NAMES[slot.owner]})")
+    for slot, o in zip(world.slots, state.objects):
+        closed_by = world.ruleset.rules_for(Behaviour.ZONE_CLOSED, o.zone)
+        if closed_by:
+            raise IllegalAction(f"{slot.name} starts in the {o.zone.value}, which rule {closed_by[0]} closes")
     for p in range(world.players):
         positions = sorted(state.objects[i].pos for i in state.zone_members(Zone.LIBRARY, p))
         if positions != list(range(len(positions))):

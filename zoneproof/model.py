@@ -89,6 +89,7 @@ class Behaviour(str, Enum):
     TOKEN_STAYS = "token-stays"  # 111.8
     OUTSIDE_UNTOUCHABLE = "outside-untouchable"  # 400.11c
     ZONE_WIDE = "zone-wide"  # 400.12
+    ZONE_CLOSED = "zone-closed"  # no rule of the Comprehensive Rules: for experiments, "what if nothing could enter exile"
     DOCUMENTED = "documented"  # a rule the model records but that constrains no transition
 
 

@@ -612,3 +612,41 @@ class _Checker:
 
 def _is_bare_name(tree: Tree) -> bool:
     return isinstance(tree, Tree) and tree.data == "name"
+
+
+# --- back to text ------------------------------------------------------------------------------
+
+
+def expr_text(node: Expr) -> str:
+    """Source text for an expression; parsing it gives the same expression back. Every compound
+    operand is parenthesised, so no precedence rule is needed to read it."""
+
+    def operand(x: Expr) -> str:
+        atomic = isinstance(x, (BoolLit, IntLit, Const, Var, Apply, Size, ActionField))
+        return expr_text(x) if atomic else f"({expr_text(x)})"
+
+    match node:
+        case BoolLit(value):
+            return "true" if value else "false"
+        case IntLit(value):
+            return str(value)
+        case Const(value):
+            return value.value
+        case Var(name, _):
+            return name
+        case Apply(fn, var_name, primed):
+            return f"{fn}{chr(39) if primed else ''}({var_name})"
+        case Size(zone, player_var, primed):
+            player = f", {player_var}" if player_var else ""
+            return f"size{chr(39) if primed else ''}({zone.value}{player})"
+        case ActionField(name):
+            return f"action.{name}"
+        case Not(operand_):
+            return f"not {operand(operand_)}"
+        case BinOp(op, left, right):
+            return f"{operand(left)} {op} {operand(right)}"
+        case In(expr, items):
+            return f"{operand(expr)} in {{{', '.join(expr_text(i) for i in items)}}}"
+        case Quant(kind, binders, body):
+            return f"{kind} {', '.join(f'{name}: {sort.value}' for name, sort in binders)}. {expr_text(body)}"
+    raise TypeError(f"not an expression node: {node!r}")

@@ -10,10 +10,12 @@ from importlib import resources
 from pathlib import Path
 
 from .errors import InputError, Location, did_you_mean
-from .model import ORDERED_ZONES, PERSONAL_ZONES, ActionKind, Behaviour, Zone
+from .model import GAME_ZONES, ORDERED_ZONES, PERSONAL_ZONES, ActionKind, Behaviour, Zone
 
 RULE_ID = re.compile(r"^\d{3}\.\d+[a-z]?$")
-BEHAVIOUR_ZONES = {Behaviour.OWNER_REDIRECT: PERSONAL_ZONES, Behaviour.ORDER_FIXED: ORDERED_ZONES}
+BEHAVIOUR_ZONES = {Behaviour.OWNER_REDIRECT: PERSONAL_ZONES, Behaviour.ORDER_FIXED: ORDERED_ZONES, Behaviour.ZONE_CLOSED: GAME_ZONES}
+# Behaviours whose rule must name its zones (a default of "every zone" would make no sense).
+ZONES_REQUIRED = (Behaviour.ZONE_CLOSED,)
 
 
 @dataclass(frozen=True)
@@ -22,7 +24,7 @@ class Rule:
     behaviour: Behaviour
     summary: str
     without: str
-    zones: tuple[Zone, ...] = ()  # for owner-redirect and order-fixed: the zones it governs
+    zones: tuple[Zone, ...] = ()  # for owner-redirect, order-fixed and zone-closed: the zones it governs
     restates: str | None = None  # a rule whose text another rule already carries in the model
 
 
@@ -257,6 +259,8 @@ class _Reader:
             for z in zones:
                 if z not in allowed:
                     self.fail(f"{where}: {behaviour.value} governs only {', '.join(a.value for a in allowed)}, not {z.value}", z.value)
+        elif behaviour in ZONES_REQUIRED:
+            self.fail(f"{where}: {behaviour.value} needs `zones = [...]`, the zones it closes", rule_id)
         elif behaviour in BEHAVIOUR_ZONES:
             zones = BEHAVIOUR_ZONES[behaviour]
         restates = table.get("restates")

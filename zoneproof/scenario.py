@@ -351,21 +351,7 @@ def scenario_from_trace(trace: Trace, violation: str) -> dict:
     doc["step"] = []
     before = trace.initial
     for number, step in enumerate(trace.steps, start=1):
-        a = step.action
-        entry: dict = {"action": a.kind.value}
-        if a.card is not None:
-            entry["card"] = slots[a.card].name
-        if a.player is not None:
-            entry["player"] = PLAYER_NAMES[a.player]
-        if a.n:
-            entry["n"] = a.n
-        if a.zone is not None:
-            entry["zone"] = a.zone.value
-        if a.order:
-            (_, order), *_ = a.order
-            entry["order"] = [slots[x].name for x in order]
-        if a.cards:
-            entry["cards"] = [slots[x].name for x in a.cards]
+        entry = action_entry(step.action, slots)
         expectations = []
         for i, (o, o2) in enumerate(zip(before.objects, step.state.objects)):
             if o == o2:
@@ -385,5 +371,28 @@ def scenario_from_trace(trace: Trace, violation: str) -> dict:
     return doc
 
 
-def write_scenario(trace: Trace, violation: str, path: Path) -> None:
-    write_atomically(path, tomli_w.dumps(scenario_from_trace(trace, violation)))
+def action_entry(a: Action, slots) -> dict:
+    """A scenario step for the action (without expectations)."""
+    entry: dict = {"action": a.kind.value}
+    if a.card is not None:
+        entry["card"] = slots[a.card].name
+    if a.player is not None:
+        entry["player"] = PLAYER_NAMES[a.player]
+    if a.n:
+        entry["n"] = a.n
+    if a.zone is not None:
+        entry["zone"] = a.zone.value
+    if a.order:
+        (_, order), *_ = a.order
+        entry["order"] = [slots[x].name for x in order]
+    if a.cards:
+        entry["cards"] = [slots[x].name for x in a.cards]
+    return entry
+
+
+def write_scenario(trace: Trace, violation: str, path: Path, refused: Action | None = None) -> None:
+    """Write the trace as a scenario; `refused` adds a last step that must be illegal."""
+    doc = scenario_from_trace(trace, violation)
+    if refused is not None:
+        doc["step"].append(action_entry(refused, trace.slots) | {"illegal": True})
+    write_atomically(path, tomli_w.dumps(doc))

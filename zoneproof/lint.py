@@ -1,0 +1,394 @@
+"""Rule-set lint: dead actions and rules, vacuous properties, conflicting rules.
+
+Every finding is decided by Z3 within the scope and, where Z3 finds an example, confirmed in the
+interpreter: a live action or a fired trigger comes with a trace that replays, a rule that matters
+with a step whose outcome the interpreter sees change, a conflict with a state where the
+interpreter refuses the event.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, replace
+from enum import Enum
+
+import z3
+
+from .check import CheckResult, Unrolling, Verdict, counterexample
+from .interpreter import IllegalAction, World, apply
+from .model import Action, ActionKind, Behaviour, GameState, Scope
+from .properties import BinOp, Expr, Property, PropertyKind, Quant, expr_text, parse_properties
+from .replay import execute
+from .report import changes, describe_action
+from .ruleset import RuleSet
+from .solver import Answer, check, new_solver
+from .trace import Trace
+
+
+class Status(str, Enum):
+    LIVE = "live"  # an action taken, or a rule that changes some step
+    DEAD = "dead"
+    DOCUMENTED = "documented"  # a rule the file declares as constraining nothing
+    TRIGGERED = "triggered"  # a property whose trigger fires in some reachable step
+    VACUOUS = "vacuous"  # a property whose trigger never fires within the scope
+    UNCONDITIONAL = "unconditional"  # a property with no trigger: it speaks of every state or step
+    UNKNOWN = "unknown"  # Z3 gave no answer in time
+    ERROR = "error"  # Z3's example does not replay in the interpreter: a checker bug
+
+
+@dataclass(frozen=True)
+class ActionFinding:
+    action: ActionKind
+    status: Status  # LIVE, DEAD, UNKNOWN or ERROR
+    step: int  # LIVE: the first step at which the action can be taken
+    detail: str
+    witness: Trace | None = None
+
+
+@dataclass(frozen=True)
+class RuleFinding:
+    rule: str
+    status: Status  # LIVE, DEAD, DOCUMENTED, UNKNOWN or ERROR
+    detail: str
+
+
+@dataclass(frozen=True)
+class Trigger:
+    text: str  # the condition, as property-language text (its variables existentially bound)
+    status: Status  # TRIGGERED, VACUOUS, UNKNOWN or ERROR
+    step: int  # TRIGGERED: the first state (always) or step (step properties) where it fires
+    witness: Trace | None = None
+
+
+@dataclass(frozen=True)
+class PropertyFinding:
+    prop: Property
+    status: Status  # TRIGGERED, VACUOUS, UNCONDITIONAL, UNKNOWN or ERROR
+    triggers: tuple[Trigger, ...]  # one per implication; a trigger that never fires is noted
+    detail: str = ""
+
+    @property
+    def witness(self) -> Trace | None:
+        return next((t.witness for t in self.triggers if t.witness is not None), None)
+
+
+@dataclass(frozen=True)
+class Conflict:
+    rules: tuple[str, ...]  # a minimal set of rules in force that leaves the event no outcome
+    event: str
+    step: int  # the state the event happens in (0: the start of the game)
+    trace: Trace | None  # the steps that reach that state (None for the start of the game)
+    action: Action | None
+
+
+@dataclass(frozen=True)
+class LintReport:
+    ruleset: RuleSet
+    scope: Scope
+    actions: tuple[ActionFinding, ...]
+    rules: tuple[RuleFinding, ...]
+    properties: tuple[PropertyFinding, ...]
+    conflicts: tuple[Conflict, ...]
+    seconds: float
+
+    def count(self, status: Status) -> int:
+        return sum(f.status is status for f in (*self.actions, *self.rules, *self.properties))
+
+    @property
+    def problems(self) -> int:
+        """Dead actions and rules, vacuous properties and conflicts."""
+        return self.count(Status.DEAD) + self.count(Status.VACUOUS) + len(self.conflicts)
+
+
+def lint(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int = 0, timeout: float = 60.0) -> LintReport:
+    """Every lint check of one rule set; `timeout` bounds the seconds of each query."""
+    started = time.monotonic()
+    start_conflict = initial_conflict(ruleset, scope, seed, timeout)
+    if start_conflict is not None:
+        unreachable = "nothing is reachable: the start of the game is impossible under these rules"
+        return LintReport(
+            ruleset, scope,
+            tuple(ActionFinding(a.kind, Status.DEAD, 0, unreachable) for a in ruleset.actions),
+            (), tuple(PropertyFinding(p, Status.VACUOUS, (), unreachable) for p in props),
+            (start_conflict,), time.monotonic() - started,
+        )
+    action_probes = {a.kind: _action_probe(ruleset, a.kind) for a in ruleset.actions}
+    trigger_probes = {p.id: _trigger_probes(p, _triggers(p)) for p in props}
+    every_probe = list(action_probes.values()) + [q for probes in trigger_probes.values() for q in probes]
+    prober = _Prober(Unrolling(ruleset, scope, every_probe + list(props)), ruleset, scope, seed, timeout)
+    actions = tuple(_action_finding(kind, prober.probe(probe)) for kind, probe in action_probes.items())
+    properties = tuple(_property_finding(p, trigger_probes[p.id], prober) for p in props)
+    rules = tuple(_rule_finding(prober, rule.id) for rule in ruleset.in_force)
+    conflicts = tuple(c for c in [event_conflict(prober)] if c is not None)
+    return LintReport(ruleset, scope, actions, rules, properties, conflicts, time.monotonic() - started)
+
+
+class _Prober:
+    """One incremental solver over the unrolling, shared by every lint query of a rule set."""
+
+    def __init__(self, unrolling: Unrolling, ruleset: RuleSet, scope: Scope, seed: int, timeout: float):
+        self.unrolling = unrolling
+        self.encoding = unrolling.encoding
+        self.ruleset = ruleset
+        self.scope = scope
+        self.seed = seed
+        self.timeout = timeout
+        self.solver = unrolling.incremental(seed)
+
+    def least(self, goal_at, first: int, last: int):
+        return self.unrolling.shortest(goal_at, first, last, self.seed, time.monotonic() + self.timeout, self.solver)
+
+    def ascending(self, goal_at, first: int, last: int):
+        """Like `least`, asking step by step from the first: cheaper when the goal needs two copies
+        of a step's transition (the search for a rule that matters)."""
+        for k in range(first, last + 1):
+            search = self.least(goal_at, k, k)
+            if search.found is not None or search.unknown:
+                return search
+        return search
+
+    def before_step(self, formula_at):
+        """A goal on step k's free action and next state, reached after k steps."""
+        return lambda k: self.unrolling.before_step(k, formula_at(k))
+
+    def probe(self, prop: Property) -> CheckResult:
+        """Check a probe property: violated (with a trace that replays) means what it denies happens."""
+        started = time.monotonic()
+        first = 0 if prop.kind is PropertyKind.ALWAYS else 1
+        search = self.least(lambda k: self.unrolling.violation(prop, k), first, self.scope.depth)
+        seconds = lambda: time.monotonic() - started  # noqa: E731
+        if search.found is None:
+            verdict = Verdict.UNKNOWN if search.unknown else Verdict.HOLDS
+            return CheckResult(self.ruleset, prop, verdict, self.scope.depth, seconds(), reason=search.unknown)
+        k, model = search.found
+        trace, problem = counterexample(self.encoding, model, k, self.ruleset, prop, self.scope, self.seed)
+        if problem:
+            return CheckResult(self.ruleset, prop, Verdict.ERROR, k, seconds(), reason=problem)
+        return CheckResult(self.ruleset, prop, Verdict.VIOLATED, k, seconds(), trace)
+
+
+# ---------------------------------------------------------------- dead actions
+
+
+def _action_probe_id(kind: ActionKind) -> str:
+    return f"{kind.value.replace('_', '-')}-is-never-taken"
+
+
+def _action_probe(ruleset: RuleSet, kind: ActionKind) -> Property:
+    cites = ", ".join(next(a.cites for a in ruleset.actions if a.kind is kind))
+    text = (
+        f'property {_action_probe_id(kind)} {{\n  cites {cites}\n'
+        f'  means "no reachable step takes the action {kind.value}"\n  step action.kind != {kind.value}\n}}\n'
+    )
+    return parse_properties(text, f"<lint: {kind.value}>")[0]
+
+
+def _action_finding(kind: ActionKind, result: CheckResult) -> ActionFinding:
+    if result.verdict is Verdict.VIOLATED:
+        return ActionFinding(kind, Status.LIVE, result.depth, f"first taken at step {result.depth}", result.trace)
+    if result.verdict is Verdict.HOLDS:
+        return ActionFinding(kind, Status.DEAD, 0, f"never enabled in a state reachable within {result.depth} steps")
+    return ActionFinding(kind, Status(result.verdict.value), 0, result.reason)
+
+
+# ---------------------------------------------------------------- vacuous properties
+
+
+def _triggers(prop: Property) -> tuple[list, bool]:
+    """The conditions under which the property says something, and whether some part of it speaks
+    of every state or step unconditionally. A trigger is (the variables bound so far, the
+    antecedents on the way) for each implication reached through `forall` and `and`; an implication
+    inside a consequent refines its outer trigger, which stays a trigger of its own when the
+    consequent also says something unconditionally."""
+    found: list = []
+
+    def walk(node: Expr, binders: tuple, context: list[Expr]) -> bool:
+        """Record the triggers below node; True when node has an unconditional part."""
+        if isinstance(node, Quant) and node.kind == "forall":
+            return walk(node.body, binders + node.binders, context)
+        if isinstance(node, BinOp) and node.op == "and":
+            left = walk(node.left, binders, context)
+            return walk(node.right, binders, context) or left
+        if isinstance(node, BinOp) and node.op == "->":
+            inner = len(found)
+            if walk(node.right, binders, context + [node.left]) or len(found) == inner:
+                found.insert(inner, (binders, context + [node.left]))
+            return False
+        return True
+
+    unconditional = walk(prop.expr, (), [])
+    return found, unconditional
+
+
+def _condition_text(binders: tuple, conditions: list[Expr]) -> str:
+    body = " and ".join(f"({expr_text(c)})" for c in conditions)
+    if not binders:
+        return body
+    return f"exists {', '.join(f'{name}: {sort.value}' for name, sort in binders)}. {body}"
+
+
+def _trigger_probe(prop: Property, probe_id: str, conditions: list[str]) -> Property:
+    fires = " or ".join(f"({c})" for c in conditions)
+    text = (
+        f'property {probe_id} {{\n  cites {", ".join(prop.cites)}\n'
+        f'  means "the trigger of {prop.id} never fires"\n  {prop.kind.value} not ({fires})\n}}\n'
+    )
+    return parse_properties(text, f"<lint: trigger of {prop.id}>")[0]
+
+
+def _trigger_probes(prop: Property, found: tuple[list, bool]) -> list[Property]:
+    """One probe for any trigger firing; with several triggers, one more for each."""
+    texts = [_condition_text(binders, conditions) for binders, conditions in found[0]]
+    if not texts:
+        return []
+    probes = [_trigger_probe(prop, f"{prop.id}--trigger", texts)]
+    if len(texts) > 1:
+        probes += [_trigger_probe(prop, f"{prop.id}--trigger-{i}", [t]) for i, t in enumerate(texts, start=1)]
+    return probes
+
+
+def _trigger(text: str, result: CheckResult) -> Trigger:
+    if result.verdict is Verdict.VIOLATED:
+        return Trigger(text, Status.TRIGGERED, result.depth, result.trace)
+    if result.verdict is Verdict.HOLDS:
+        return Trigger(text, Status.VACUOUS, 0)
+    return Trigger(text, Status(result.verdict.value), 0)
+
+
+def _property_finding(prop: Property, probes: list[Property], prober: _Prober) -> PropertyFinding:
+    triggers, unconditional = _triggers(prop)
+    texts = [_condition_text(b, c) for b, c in triggers]
+    if not texts:
+        return PropertyFinding(prop, Status.UNCONDITIONAL, ())
+    any_fires = prober.probe(probes[0])
+    whole = _trigger(" or ".join(texts), any_fires)
+    each = (whole,)
+    if len(texts) > 1:
+        each = tuple(_trigger(t, prober.probe(probe)) for t, probe in zip(texts, probes[1:]))
+    status = Status.UNCONDITIONAL if unconditional else whole.status
+    return PropertyFinding(prop, status, each, any_fires.reason)
+
+
+# ---------------------------------------------------------------- dead rules
+
+
+def _rule_finding(prober: _Prober, rule_id: str) -> RuleFinding:
+    ruleset, scope = prober.ruleset, prober.scope
+    rule = next(r for r in ruleset.rules if r.id == rule_id)
+    if rule.behaviour is Behaviour.DOCUMENTED:
+        reason = f"restates {rule.restates}" if rule.restates else "constrains no transition"
+        return RuleFinding(rule_id, Status.DOCUMENTED, reason)
+    e = prober.encoding
+    search = prober.ascending(prober.before_step(lambda k: z3.Xor(z3.And(e.trans(k)), e.trans_without(k, rule_id))), 0, scope.depth - 1)
+    if search.found is None:
+        if search.unknown:
+            return RuleFinding(rule_id, Status.UNKNOWN, f"{search.unknown}: no answer whether removing it changes a step")
+        others = [r for r in ruleset.rules_for(rule.behaviour) if r != rule_id and set(rule.zones) <= set(_zones_of(ruleset, r))]
+        also = f"; {', '.join(others)} provide{'s' if len(others) == 1 else ''} the same behaviour" if others else ""
+        return RuleFinding(rule_id, Status.DEAD, f"removing it changes no step within {scope.depth} steps{also}")
+    k, model = search.found
+    return _confirm_rule_matters(e, model, k, ruleset, rule_id, scope)
+
+
+def _zones_of(ruleset: RuleSet, rule_id: str):
+    return next(r.zones for r in ruleset.rules if r.id == rule_id)
+
+
+def _confirm_rule_matters(e, model, k: int, ruleset: RuleSet, rule_id: str, scope: Scope) -> RuleFinding:
+    """The interpreter must see step k's outcome change when the rule is removed."""
+    card_types, states, actions = e.decode(model, k + 1)
+    world = World(ruleset, e.slots, card_types, scope.players)
+    steps, mismatch = execute(world, states[0], actions[:k], recorded=states[1:k + 1])
+    if mismatch:
+        return RuleFinding(rule_id, Status.ERROR, f"the run found by Z3 does not replay in the interpreter: {mismatch}")
+    before = steps[-1].state if steps else states[0]
+    action = actions[k]
+    with_rule = _outcome(world, before, action)
+    without_rule = _outcome(replace(world, ruleset=ruleset.without([rule_id])), before, action)
+    shown = describe_action(action, e.slots)
+    if isinstance(with_rule, str) and isinstance(without_rule, str) or with_rule == without_rule:
+        return RuleFinding(rule_id, Status.ERROR, f"Z3 says removing it changes step {k + 1} ({shown}); the interpreter sees no change")
+    def effect(outcome: GameState) -> str:
+        return "; ".join(changes(before, outcome, e.slots)) or "nothing changes"
+
+    if isinstance(with_rule, str):
+        change = f"without it, {shown} at step {k + 1} is possible ({effect(without_rule)}); with it, it is not ({with_rule})"
+    elif isinstance(without_rule, str):
+        change = f"with it, {shown} at step {k + 1} is possible ({effect(with_rule)}); without it, it is not ({without_rule})"
+    else:
+        change = f"decides {shown} at step {k + 1}: with it, {effect(with_rule)}; without it, {effect(without_rule)}"
+    return RuleFinding(rule_id, Status.LIVE, change)
+
+
+def _outcome(world: World, state: GameState, action: Action) -> GameState | str:
+    try:
+        return apply(world, state, action).state
+    except IllegalAction as e:
+        return str(e)
+
+
+# ---------------------------------------------------------------- conflicts
+
+
+def _minimal_core(solver: z3.Solver, literals: dict[str, z3.BoolRef], timeout: float) -> tuple[str, ...] | None:
+    """A minimal set of rule literals under which the solver's facts are unsatisfiable (deletion
+    minimisation of Z3's core), or None when the facts are satisfiable with every rule in force."""
+    answer = check(solver, list(literals.values()), timeout * 1000)
+    if answer.answer is not Answer.UNSAT:
+        return None
+    core = [rule_id for rule_id, lit in literals.items() if str(lit) in answer.core]
+    for rule_id in list(core):
+        trial = [literals[r] for r in core if r != rule_id]
+        if check(solver, trial, timeout * 1000).answer is Answer.UNSAT:
+            core.remove(rule_id)
+    return tuple(core)
+
+
+def _rule_solver(e, ruleset: RuleSet, seed: int) -> tuple[z3.Solver, dict[str, z3.BoolRef]]:
+    """A solver in which the removed rules are off and the rules in force are left to assumptions."""
+    solver = new_solver(e.ctx, seed)
+    solver.add([z3.Not(e.rule_literal[r]) for r in ruleset.removed])
+    return solver, {r.id: e.rule_literal[r.id] for r in ruleset.in_force}
+
+
+def initial_conflict(ruleset: RuleSet, scope: Scope, seed: int, timeout: float) -> Conflict | None:
+    """The rules that make the start of a game impossible, if any."""
+    e = Unrolling(ruleset, replace(scope, depth=0)).encoding
+    solver, literals = _rule_solver(e, ruleset, seed)
+    solver.add(e.init())
+    core = _minimal_core(solver, literals, timeout)
+    if core is None:
+        return None
+    return Conflict(core, "the start of a game (each deck in its owner's library)", 0, None, None)
+
+
+def event_conflict(prober: _Prober) -> Conflict | None:
+    """The first reachable state where some action applies to its target but has no legal outcome."""
+    e, ruleset, scope, seed, timeout = prober.encoding, prober.ruleset, prober.scope, prober.seed, prober.timeout
+    search = prober.least(prober.before_step(e.no_outcome), 0, scope.depth - 1)
+    if search.found is None:
+        return None
+    k, model = search.found
+    card_types, states, actions = e.decode(model, k + 1)
+    world = World(ruleset, e.slots, card_types, scope.players)
+    steps, mismatch = execute(world, states[0], actions[:k], recorded=states[1:k + 1])
+    event = actions[k]
+    shown = describe_action(event, e.slots)
+    refused = _outcome(world, states[k], event)
+    if mismatch or not isinstance(refused, str):
+        problem = mismatch or f"the interpreter carries out {shown}"
+        raise CheckerBug(f"a conflict found by Z3 does not replay: {problem}")
+    solver, literals = _rule_solver(e, ruleset, seed)
+    solver.add(e.types_are(card_types) + e.state_is(k, states[k]) + e.action_is(k, event) + e.trans(k))
+    core = _minimal_core(solver, literals, timeout) or ()
+    trace = Trace(
+        ruleset_name=ruleset.name, ruleset_origin=ruleset.origin, ruleset_sha256=ruleset.sha256, removed=ruleset.removed,
+        property_id="conflict", property_cites=core, property_kind=PropertyKind.STEP.value, property_text="",
+        scope=scope, seed=seed, card_types=card_types, initial=states[0], steps=tuple(steps), violation_step=k,
+    )
+    return Conflict(core, f"{shown} ({refused})", k, trace, event)
+
+
+class CheckerBug(Exception):
+    """Z3 and the interpreter disagree about an example lint found."""
+
