@@ -12,6 +12,7 @@ from pathlib import Path
 
 import click
 from rich.console import Console
+from rich.markup import escape
 
 from . import __version__
 from .check import CheckResult, Verdict, check_properties
@@ -35,7 +36,8 @@ from .ruleset import builtin_names, load_ruleset
 from .trace import read_trace, write_trace
 
 EXIT_CODES_HELP = (
-    "Exit codes: 0 nothing violated; 1 a property is violated; 2 bad input or usage; "
+    "Exit codes: 0 every verdict as the rule set expects (holds unless it declares [[expect]]); "
+    "1 a verdict is not as expected (with --without: a property is violated); 2 bad input or usage; "
     "3 no violation but some check is unknown (Z3 gave no answer in time); "
     "4 a counterexample did not replay in the interpreter (a checker bug)."
 )
@@ -142,10 +144,16 @@ def check(rulesets, without, property_ids, properties, players, cards, sideboard
             results.append(r)
     if output_format == "text":
         out.print(summary(results, time.monotonic() - started))
+    return check_exit_code(results)
+
+
+def check_exit_code(results: list[CheckResult]) -> int:
+    """4 a checker bug; 1 a verdict not as expected (without expectations: a violation); 3 some
+    check unknown; 0 every verdict as expected."""
     verdicts = {r.verdict for r in results}
     if Verdict.ERROR in verdicts:
         return CHECKER_BUG
-    if Verdict.VIOLATED in verdicts:
+    if any(r.counts_against for r in results):
         return ExitCode.VIOLATED
     if Verdict.UNKNOWN in verdicts:
         return ExitCode.UNKNOWN
@@ -157,7 +165,8 @@ def _show_result(r: CheckResult, path: Path | None, output_format: str) -> None:
         print(result_json(r, path), flush=True)
         return
     line = result_line(r)
-    styled = line.replace(f" {r.verdict.value} ", f" [{VERDICT_STYLE[r.verdict]}]{r.verdict.value}[/] ", 1)
+    style = "yellow" if r.verdict is Verdict.VIOLATED and r.as_expected else VERDICT_STYLE[r.verdict]
+    styled = escape(line).replace(f" {r.verdict.value} ", f" [{style}]{r.verdict.value}[/] ", 1)
     out.print(styled, markup=True)
     if r.trace is not None:
         for text in format_counterexample(r, path):

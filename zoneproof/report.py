@@ -97,7 +97,20 @@ def result_line(r: CheckResult, width: int = 24) -> str:
     line = f"{r.ruleset.label:<{max(width, len(r.ruleset.label))}} {r.prop.id:<22} {r.verdict.value:<9} depth {r.depth:<3} {r.seconds:6.2f}s  [{cites}]"
     if r.reason:
         line += f"  ({r.reason})"
-    return line
+    return line + expectation_note(r)
+
+
+def expectation_note(r: CheckResult) -> str:
+    """`  (expected: why)` for a non-holds verdict the rule set expects, `  (unexpected: ...)` for a
+    verdict it does not; nothing for an expected holds or when no expectation applies."""
+    e = r.expectation
+    if e is None or r.verdict in (Verdict.UNKNOWN, Verdict.ERROR):
+        return ""
+    if r.as_expected:
+        return f"  (expected: {e.reason})" if e.verdict != "holds" else ""
+    if e.verdict == "holds":
+        return "  (unexpected: holds expected)"
+    return f"  (unexpected: {e.verdict} expected: {e.reason})"
 
 
 def format_counterexample(r: CheckResult, path: Path | None) -> list[str]:
@@ -116,6 +129,9 @@ def violation_line(prop: Property, step: int, found: tuple[str, ...] | list[str]
 def summary(results: list[CheckResult], wall_seconds: float) -> str:
     counts = {v: sum(r.verdict is v for r in results) for v in Verdict}
     parts = [f"{counts[v]} {v.value}" for v in Verdict if counts[v] or v in (Verdict.HOLDS, Verdict.VIOLATED)]
+    if any(r.expectation is not None for r in results):
+        unexpected = sum(r.as_expected is False for r in results)
+        parts[-1] += f"; {unexpected} unexpected"
     return f"{len(results)} checks: {', '.join(parts)} in {wall_seconds:.1f}s"
 
 
@@ -130,7 +146,16 @@ def result_json(r: CheckResult, path: Path | None) -> str:
         "seconds": round(r.seconds, 3),
         "trace": str(path) if path else None,
         "reason": r.reason or None,
+        "expected": expected_json(r),
     }, ensure_ascii=False)
+
+
+def expected_json(r: CheckResult) -> dict | None:
+    """`{"verdict", "reason", "met"}`, or null when no expectation applies (rules were removed)."""
+    e = r.expectation
+    if e is None:
+        return None
+    return {"verdict": e.verdict, "reason": e.reason or None, "met": bool(r.as_expected)}
 
 
 def format_ruleset(ruleset: RuleSet) -> list[str]:
