@@ -166,6 +166,10 @@ def format_ruleset(ruleset: RuleSet) -> list[str]:
     lines.append("  rules:")
     for rule in ruleset.rules:
         lines.append(f"    {rule.id:<8} {rule.behaviour.value:<28} {rule.summary}")
+    if ruleset.expectations:
+        lines.append("  expected verdicts (holds for every other property):")
+        for e in ruleset.expectations:
+            lines.append(f"    {e.property:<22} {e.verdict:<9} {e.reason}")
     lines.append("  actions:")
     for a in ruleset.actions:
         lines.append(f"    {a.kind.value:<26} [{', '.join(a.cites)}] {a.summary}")
