@@ -7,7 +7,7 @@ from dataclasses import fields
 from pathlib import Path
 
 from .check import CheckResult, Verdict
-from .model import ORDERED_ZONES, PERSONAL_ZONES, PLAYER_NAMES, Action, CardType, GameState, ObjectState, Slot, Step, Zone
+from .model import ORDERED_ZONES, PERSONAL_ZONES, PLAYER_NAMES, Action, CardType, GameState, ObjectState, Slot, Step, Zone, slots_for
 from .properties import Property
 from .ruleset import RuleSet
 
@@ -204,3 +204,123 @@ def format_scenario(result) -> list[str]:
         if number > len(result.steps):
             lines += [f"  {number:>3}.  ✗ {message}" for message in failures[number]]
     return lines
+
+
+# ---------------------------------------------------------------- diff
+
+
+def rule_in_file(ruleset: RuleSet, rule_id: str | None) -> bool:
+    return rule_id is not None and any(r.id == rule_id for r in ruleset.rules)
+
+
+def format_diff_rules(result) -> list[str]:
+    a, b = result.a, result.b
+    if not result.rules and not any(result.actions):
+        return ["rules: the same rules in force, with the same behaviours"]
+    lines = ["rules that differ:"] if result.rules else []
+    for d in result.rules:
+        sides = []
+        for ruleset, rule in ((a, d.a), (b, d.b)):
+            if rule is not None:
+                zones = f" [{', '.join(z.value for z in rule.zones)}]" if rule.zones and (d.a and d.b and d.a.zones != d.b.zones) else ""
+                shown = rule.behaviour.value + zones
+            else:
+                shown = "removed" if rule_in_file(ruleset, d.rule_id) else "not in the file"
+            sides.append(f"{ruleset.label}: {shown}")
+        lines.append(f"  {d.rule_id:<8} {sides[0]:<46} {sides[1]}")
+    for ruleset, kinds in zip((a, b), result.actions):
+        if kinds:
+            lines.append(f"actions only under {ruleset.label}: {', '.join(k.value for k in kinds)}")
+    return lines
+
+
+def format_diff_properties(result, paths: dict) -> list[str]:
+    a, b = result.a, result.b
+    if not result.results:
+        return []
+    wa, wb = max(9, len(a.label)), max(9, len(b.label))
+    lines = [f"properties:{'':<13} {a.label:<{wa}} {b.label:<{wb}}"]
+    flips = {f.prop.id for f in result.flips}
+    for ra, rb in result.results:
+        mark = "  ← flips" if ra.prop.id in flips else ""
+        lines.append(f"  {ra.prop.id:<22} {ra.verdict.value:<{wa}} {rb.verdict.value:<{wb}}{mark}".rstrip())
+    for f in result.flips:
+        r = f.violated
+        lines.append(f"  {f.prop.id} is violated under {r.ruleset.label} only:")
+        lines += ["  " + line for line in format_counterexample(r, paths.get(id(r)))]
+    return lines
+
+
+def format_diff_behaviours(result, paths: dict) -> list[str]:
+    lines = []
+    if not result.behaviours:
+        return ["behaviours: no action kind is allowed by one and forbidden by the other within the scope"]
+    lines.append("behaviours that differ (steps before the last are allowed by both, with the same outcome):")
+    for d in result.behaviours:
+        k = len(d.steps)
+        written = paths.get(id(d))
+        lines.append(
+            f"  {d.kind.value}: allowed by {d.allowing.label}, not by {d.refusing.label} ({k} step{'s' * (k != 1)})"
+            + (f", written to {written[0]} and {written[1]}" if written else "")
+        )
+        slots = slots_for(d.scope)
+        body = format_steps(slots, d.card_types, d.scope.players, d.initial, d.steps)
+        lines += ["  " + line for line in body]
+        before = d.steps[-2].state if k > 1 else d.initial
+        if d.refused_state is None:
+            lines.append(f"    under {d.refusing.label}, step {k} is {d.refused}")
+        else:
+            lines.append(f"    under {d.refusing.label}, step {k} ends elsewhere:")
+            lines += [f"        {phrase}" for phrase in changes(before, d.refused_state, slots) or ["nothing changes"]]
+    return lines
+
+
+def format_diff(result, paths: dict) -> list[str]:
+    s = result.scope
+    lines = [
+        f"diff {result.a.label} vs {result.b.label}: {s.players} players, {s.cards} cards, {s.sideboard} sideboard,"
+        f" {s.tokens} tokens, depth {s.depth}"
+    ]
+    lines += format_diff_rules(result)
+    lines += format_diff_properties(result, paths)
+    lines += format_diff_behaviours(result, paths)
+    for p in result.problems:
+        lines.append(f"{'checker bug' if p.checker_bug else 'unknown'}: {p.what}")
+    if result.agree:
+        verdict = "they agree within the scope" + (" (some questions had no answer)" if result.problems else "")
+    else:
+        verdict = f"{len(result.flips)} verdict{'s' * (len(result.flips) != 1)} flip, {len(result.behaviours)} behaviour{'s' * (len(result.behaviours) != 1)} differ"
+    lines.append(f"{len(result.rules)} rules differ; {verdict}; in {result.seconds:.1f}s")
+    return lines
+
+
+def diff_json(result, paths: dict) -> str:
+    def rule(r):
+        return None if r is None else {"behaviour": r.behaviour.value, "zones": [z.value for z in r.zones]}
+
+    flips = {f.prop.id for f in result.flips}
+    return json.dumps({
+        "a": {"ruleset": result.a.name, "removed": list(result.a.removed)},
+        "b": {"ruleset": result.b.name, "removed": list(result.b.removed)},
+        "rules": [{"id": d.rule_id, "a": rule(d.a), "b": rule(d.b)} for d in result.rules],
+        "actions_only_a": [k.value for k in result.actions[0]],
+        "actions_only_b": [k.value for k in result.actions[1]],
+        "properties": [
+            {
+                "property": ra.prop.id, "a": ra.verdict.value, "b": rb.verdict.value, "flips": ra.prop.id in flips,
+                "trace": next((str(paths[id(r)]) for r in (ra, rb) if id(r) in paths), None),
+            }
+            for ra, rb in result.results
+        ],
+        "behaviours": [
+            {
+                "kind": d.kind.value, "allowed_by": "a" if d.allowing is result.a else "b", "steps": len(d.steps),
+                "refused": d.refused,
+                "scenarios": [str(p) for p in paths[id(d)]] if id(d) in paths else None,
+            }
+            for d in result.behaviours
+        ],
+        "problems": [{"what": p.what, "checker_bug": p.checker_bug} for p in result.problems],
+        "agree": result.agree,
+        "seconds": round(result.seconds, 3),
+    }, ensure_ascii=False)
