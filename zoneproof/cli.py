@@ -216,7 +216,7 @@ def diff_command(ruleset_a, ruleset_b, without_a, without_b, property_ids, prope
     b = load_ruleset(ruleset_b).without(list(without_b))
     props = _select_properties(list(properties), list(property_ids))
     names = [f"{rs.label}--{p.id}.itf.json" for rs in (a, b) for p in props]
-    names += [f"{rs.label}--{verb}-{k.value}.scenario.toml" for rs in (a, b) for verb in ("allows", "refuses") for k in ActionKind]
+    names += [f"{rs.label}--b--{verb}-{k.value}.scenario.toml" for rs in (a, b) for verb in ("allows", "refuses") for k in ActionKind]
     _check_out_dir(out_dir, names)
     result = diff(a, b, props, scope, seed=seed, timeout=timeout)
     paths: dict = {}
@@ -224,11 +224,13 @@ def diff_command(ruleset_a, ruleset_b, without_a, without_b, property_ids, prope
         r = f.violated
         paths[id(r)] = _write_counterexample(r, out_dir, ("itf",))
     cites = sorted({d.rule_id for d in result.rules}, key=_rule_sort_key)
+    # two files of one name (`diff x.toml mtg-current`, both named mtg-current) get the side as a suffix
+    stem = {id(a): a.label, id(b): b.label} if a.label != b.label else {id(a): f"{a.label}--a", id(b): f"{b.label}--b"}
     for d in result.behaviours:
         allowed, refused = behaviour_scenarios(d, cites)
         written = (
-            out_dir / f"{d.allowing.label}--allows-{d.kind.value}.scenario.toml",
-            out_dir / f"{d.refusing.label}--refuses-{d.kind.value}.scenario.toml",
+            out_dir / f"{stem[id(d.allowing)]}--allows-{d.kind.value}.scenario.toml",
+            out_dir / f"{stem[id(d.refusing)]}--refuses-{d.kind.value}.scenario.toml",
         )
         try:
             for doc, path in zip((allowed, refused), written):

@@ -92,6 +92,12 @@ class DiffResult:
             if ra.verdict in definite and rb.verdict in definite and ra.verdict is not rb.verdict
         ]
 
+    def name(self, ruleset: RuleSet) -> str:
+        """The side's label, with `(A)` or `(B)` when both sides have the same label."""
+        if self.a.label != self.b.label:
+            return ruleset.label
+        return f"{ruleset.label} ({'A' if ruleset is self.a else 'B'})"
+
     @property
     def agree(self) -> bool:
         return not self.flips and not self.behaviours

@@ -226,11 +226,11 @@ def format_diff_rules(result) -> list[str]:
                 shown = rule.behaviour.value + zones
             else:
                 shown = "removed" if rule_in_file(ruleset, d.rule_id) else "not in the file"
-            sides.append(f"{ruleset.label}: {shown}")
+            sides.append(f"{result.name(ruleset)}: {shown}")
         lines.append(f"  {d.rule_id:<8} {sides[0]:<46} {sides[1]}")
     for ruleset, kinds in zip((a, b), result.actions):
         if kinds:
-            lines.append(f"actions only under {ruleset.label}: {', '.join(k.value for k in kinds)}")
+            lines.append(f"actions only under {result.name(ruleset)}: {', '.join(k.value for k in kinds)}")
     return lines
 
 
@@ -238,15 +238,16 @@ def format_diff_properties(result, paths: dict) -> list[str]:
     a, b = result.a, result.b
     if not result.results:
         return []
-    wa, wb = max(9, len(a.label)), max(9, len(b.label))
-    lines = [f"properties:{'':<13} {a.label:<{wa}} {b.label:<{wb}}"]
+    na, nb = result.name(a), result.name(b)
+    wa, wb = max(9, len(na)), max(9, len(nb))
+    lines = [f"properties:{'':<13} {na:<{wa}} {nb:<{wb}}"]
     flips = {f.prop.id for f in result.flips}
     for ra, rb in result.results:
         mark = "  ← flips" if ra.prop.id in flips else ""
         lines.append(f"  {ra.prop.id:<22} {ra.verdict.value:<{wa}} {rb.verdict.value:<{wb}}{mark}".rstrip())
     for f in result.flips:
         r = f.violated
-        lines.append(f"  {f.prop.id} is violated under {r.ruleset.label} only:")
+        lines.append(f"  {f.prop.id} is violated under {result.name(r.ruleset)} only:")
         lines += ["  " + line for line in format_counterexample(r, paths.get(id(r)))]
     return lines
 
@@ -260,7 +261,7 @@ def format_diff_behaviours(result, paths: dict) -> list[str]:
         k = len(d.steps)
         written = paths.get(id(d))
         lines.append(
-            f"  {d.kind.value}: allowed by {d.allowing.label}, not by {d.refusing.label} ({k} step{'s' * (k != 1)})"
+            f"  {d.kind.value}: allowed by {result.name(d.allowing)}, not by {result.name(d.refusing)} ({k} step{'s' * (k != 1)})"
             + (f", written to {written[0]} and {written[1]}" if written else "")
         )
         slots = slots_for(d.scope)
@@ -268,9 +269,9 @@ def format_diff_behaviours(result, paths: dict) -> list[str]:
         lines += ["  " + line for line in body]
         before = d.steps[-2].state if k > 1 else d.initial
         if d.refused_state is None:
-            lines.append(f"    under {d.refusing.label}, step {k} is {d.refused}")
+            lines.append(f"    under {result.name(d.refusing)}, step {k} is {d.refused}")
         else:
-            lines.append(f"    under {d.refusing.label}, step {k} ends elsewhere:")
+            lines.append(f"    under {result.name(d.refusing)}, step {k} ends elsewhere:")
             lines += [f"        {phrase}" for phrase in changes(before, d.refused_state, slots) or ["nothing changes"]]
     return lines
 
@@ -278,7 +279,7 @@ def format_diff_behaviours(result, paths: dict) -> list[str]:
 def format_diff(result, paths: dict) -> list[str]:
     s = result.scope
     lines = [
-        f"diff {result.a.label} vs {result.b.label}: {s.players} players, {s.cards} cards, {s.sideboard} sideboard,"
+        f"diff {result.name(result.a)} vs {result.name(result.b)}: {s.players} players, {s.cards} cards, {s.sideboard} sideboard,"
         f" {s.tokens} tokens, depth {s.depth}"
     ]
     lines += format_diff_rules(result)
