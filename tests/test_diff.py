@@ -1,10 +1,12 @@
 """`zoneproof diff`: rules that differ, verdict flips, and shortest runs one rule set allows and the other forbids."""
 
 import json
+from pathlib import Path
 
 from tests.conftest import normalise
 from tests.test_cli import one_line_error
 
+REPO = Path(__file__).resolve().parent.parent
 SMALL = ("--depth", "2", "--cards", "2", "--sideboard", "0", "--tokens", "0")
 
 
@@ -79,3 +81,16 @@ def test_bad_input_is_one_line(run, tmp_path):
     (tmp_path / "broken.toml").write_text('name = "x"\ntitle = \n')
     assert one_line_error(run("diff", "broken.toml", "mtg-current")).startswith("zoneproof: broken.toml:2:")
     assert not (tmp_path / "counterexamples").exists()
+
+
+def test_two_rule_sets_of_one_name_are_told_apart(run, tmp_path):
+    text = (REPO / "model" / "mtg-current.toml").read_text()
+    text = text.replace('behaviour = "owner-redirect"\nzones = ["library", "hand", "graveyard"]', 'behaviour = "documented"')
+    (tmp_path / "mine.toml").write_text(text)
+    code, out, _ = run("diff", "mine.toml", "mtg-current", "-p", "tokens", *SMALL)
+    assert code == 1
+    assert out.startswith("diff mtg-current (A) vs mtg-current (B):")
+    assert "400.3    mtg-current (A): documented" in out
+    names = {p.name for p in (tmp_path / "counterexamples").iterdir()}
+    assert "mtg-current--a--allows-sacrifice.scenario.toml" in names and "mtg-current--b--allows-sacrifice.scenario.toml" in names
+    assert len(names) == 16
