@@ -42,7 +42,7 @@ from .trace import read_trace, write_atomically, write_trace
 EXIT_CODES_HELP = (
     "Exit codes: 0 every verdict as the rule set expects (holds unless it declares [[expect]]); "
     "1 a verdict is not as expected (with --without: a property is violated); 2 bad input or usage; "
-    "3 no violation but some check is unknown (Z3 gave no answer in time); "
+    "3 no definite verdict unexpected, but some check is unknown (Z3 gave no answer in time); "
     "4 a counterexample did not replay in the interpreter (a checker bug)."
 )
 CHECKER_BUG = 4
