@@ -19,7 +19,7 @@ from .interpreter import World
 from .model import Scope
 from .properties import Property, PropertyKind
 from .replay import execute, first_violation, witnesses
-from .ruleset import RuleSet
+from .ruleset import Expectation, RuleSet
 from .solver import Answer, SolverResult, check, new_solver
 from .trace import Trace
 
@@ -41,6 +41,25 @@ class CheckResult:
     trace: Trace | None = field(default=None, repr=False, compare=False)
     reason: str = ""  # for UNKNOWN: Z3's reason; for ERROR: what did not replay
     witnesses: tuple[str, ...] = ()  # for VIOLATED: the bindings of the outer forall that fail
+
+    @property
+    def expectation(self) -> Expectation | None:
+        """What the rule set file expects for this property; None when rules were removed (`--without`)."""
+        return self.ruleset.expected(self.prop.id)
+
+    @property
+    def as_expected(self) -> bool | None:
+        """Whether the verdict is the one expected (None when no expectation applies). An unknown or
+        an error is never as expected."""
+        e = self.expectation
+        return None if e is None else self.verdict.value == e.verdict
+
+    @property
+    def counts_against(self) -> bool:
+        """A definite verdict that makes the run fail: unexpected, or (without expectations) violated."""
+        if self.verdict not in (Verdict.HOLDS, Verdict.VIOLATED):
+            return False
+        return self.verdict is Verdict.VIOLATED if self.expectation is None else not self.as_expected
 
 
 class Unrolling:

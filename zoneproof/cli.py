@@ -11,12 +11,15 @@ import time
 from pathlib import Path
 
 import click
+import tomli_w
 from rich.console import Console
+from rich.markup import escape
 
 from . import __version__
 from .check import CheckResult, Verdict, check_properties
+from .diff import behaviour_scenarios, diff
 from .errors import ExitCode, InputError, did_you_mean
-from .model import Scope
+from .model import ActionKind, Scope
 from .properties import Property, load_properties, stock_properties
 from .replay import replay_trace, witnesses
 from .scenario import load_scenario, run_scenario, write_scenario
@@ -26,17 +29,20 @@ from .report import (
     format_ruleset,
     format_scenario,
     format_steps,
+    diff_json,
+    format_diff,
     result_json,
     result_line,
     summary,
     violation_line,
 )
-from .ruleset import builtin_names, load_ruleset
-from .trace import read_trace, write_trace
+from .ruleset import _rule_sort_key, builtin_names, load_ruleset
+from .trace import read_trace, write_atomically, write_trace
 
 EXIT_CODES_HELP = (
-    "Exit codes: 0 nothing violated; 1 a property is violated; 2 bad input or usage; "
-    "3 no violation but some check is unknown (Z3 gave no answer in time); "
+    "Exit codes: 0 every verdict as the rule set expects (holds unless it declares [[expect]]); "
+    "1 a verdict is not as expected (with --without: a property is violated); 2 bad input or usage; "
+    "3 no definite verdict unexpected, but some check is unknown (Z3 gave no answer in time); "
     "4 a counterexample did not replay in the interpreter (a checker bug)."
 )
 CHECKER_BUG = 4
@@ -142,10 +148,16 @@ def check(rulesets, without, property_ids, properties, players, cards, sideboard
             results.append(r)
     if output_format == "text":
         out.print(summary(results, time.monotonic() - started))
+    return check_exit_code(results)
+
+
+def check_exit_code(results: list[CheckResult]) -> int:
+    """4 a checker bug; 1 a verdict not as expected (without expectations: a violation); 3 some
+    check unknown; 0 every verdict as expected."""
     verdicts = {r.verdict for r in results}
     if Verdict.ERROR in verdicts:
         return CHECKER_BUG
-    if Verdict.VIOLATED in verdicts:
+    if any(r.counts_against for r in results):
         return ExitCode.VIOLATED
     if Verdict.UNKNOWN in verdicts:
         return ExitCode.UNKNOWN
@@ -157,11 +169,87 @@ def _show_result(r: CheckResult, path: Path | None, output_format: str) -> None:
         print(result_json(r, path), flush=True)
         return
     line = result_line(r)
-    styled = line.replace(f" {r.verdict.value} ", f" [{VERDICT_STYLE[r.verdict]}]{r.verdict.value}[/] ", 1)
+    style = "yellow" if r.verdict is Verdict.VIOLATED and r.as_expected else VERDICT_STYLE[r.verdict]
+    styled = escape(line).replace(f" {r.verdict.value} ", f" [{style}]{r.verdict.value}[/] ", 1)
     out.print(styled, markup=True)
     if r.trace is not None:
         for text in format_counterexample(r, path):
             out.print(text, markup=False)
+
+
+DIFF_EXIT_CODES = (
+    "Exit codes: 0 the two agree within the scope (no verdict flips, no behaviour differs); 1 they differ; "
+    "2 bad input or usage; 3 no difference found, but some question had no answer in time; "
+    "4 a difference did not replay in the interpreter (a checker bug)."
+)
+
+
+@app.command(name="diff", epilog=DIFF_EXIT_CODES)
+@click.argument("ruleset_a")
+@click.argument("ruleset_b")
+@click.option("--without-a", multiple=True, metavar="RULE", help="Remove this rule from A (repeatable).")
+@click.option("--without-b", multiple=True, metavar="RULE", help="Remove this rule from B (repeatable).")
+@click.option("--property", "-p", "property_ids", multiple=True, metavar="ID", help="Compare only this property (repeatable; default all).")
+@click.option("--properties", multiple=True, type=click.Path(path_type=Path), metavar="FILE", help="A property file to add to the stock properties (repeatable).")
+@click.option("--players", default=2, show_default=True, help="Players in the scope (1..4).")
+@click.option("--cards", default=3, show_default=True, help="Deck cards per player, in the library at the start (0..8).")
+@click.option("--sideboard", default=1, show_default=True, help="Sideboard cards per player, outside the game (0..3).")
+@click.option("--tokens", default=1, show_default=True, help="Token slots per player (0..3).")
+@click.option("--depth", default=3, show_default=True, help="Number of actions to explore (0..40).")
+@click.option("--seed", default=0, show_default=True, help="Z3's random seed; the same seed gives the same output.")
+@click.option("--timeout", default=60.0, show_default=True, help="Seconds allowed per check and per solver question.")
+@click.option("--out", "out_dir", default="counterexamples", show_default=True, type=click.Path(path_type=Path), help="Folder for the traces and scenarios.")
+@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True, help="text, or json: one object for the whole comparison.")
+def diff_command(ruleset_a, ruleset_b, without_a, without_b, property_ids, properties, players, cards, sideboard, tokens, depth, seed, timeout, out_dir, output_format) -> int:
+    """Compare rule sets A and B (names or .toml paths) within the scope.
+
+    Shows the rules that differ; each property's verdict under A and under B, with a counterexample
+    (an ITF trace for `zoneproof replay`) for each verdict that flips; and, for each action kind, a
+    shortest run that one allows and the other forbids, written as two scenarios for `zoneproof run`
+    (the run under the side that allows it, and under the other side, where the last step is refused
+    or ends elsewhere).
+    """
+    scope = _scope(players, cards, sideboard, tokens, depth)
+    if timeout <= 0:
+        raise InputError(f"--timeout must be more than 0 seconds, got {timeout:g}")
+    a = load_ruleset(ruleset_a).without(list(without_a))
+    b = load_ruleset(ruleset_b).without(list(without_b))
+    props = _select_properties(list(properties), list(property_ids))
+    names = [f"{rs.label}--{p.id}.itf.json" for rs in (a, b) for p in props]
+    names += [f"{rs.label}--b--{verb}-{k.value}.scenario.toml" for rs in (a, b) for verb in ("allows", "refuses") for k in ActionKind]
+    _check_out_dir(out_dir, names)
+    result = diff(a, b, props, scope, seed=seed, timeout=timeout)
+    paths: dict = {}
+    for f in result.flips:
+        r = f.violated
+        paths[id(r)] = _write_counterexample(r, out_dir, ("itf",))
+    cites = sorted({d.rule_id for d in result.rules}, key=_rule_sort_key)
+    # two files of one name (`diff x.toml mtg-current`, both named mtg-current) get the side as a suffix
+    stem = {id(a): a.label, id(b): b.label} if a.label != b.label else {id(a): f"{a.label}--a", id(b): f"{b.label}--b"}
+    for d in result.behaviours:
+        allowed, refused = behaviour_scenarios(d, cites)
+        written = (
+            out_dir / f"{stem[id(d.allowing)]}--allows-{d.kind.value}.scenario.toml",
+            out_dir / f"{stem[id(d.refusing)]}--refuses-{d.kind.value}.scenario.toml",
+        )
+        try:
+            for doc, path in zip((allowed, refused), written):
+                write_atomically(path, tomli_w.dumps(doc))
+        except OSError as e:
+            raise InputError(f"cannot write in {out_dir}: {e.strerror}; choose another --out") from None
+        paths[id(d)] = written
+    if output_format == "json":
+        print(diff_json(result, paths), flush=True)
+    else:
+        for line in format_diff(result, paths):
+            out.print(line, markup=False)
+    if any(p.checker_bug for p in result.problems):
+        return CHECKER_BUG
+    if not result.agree:
+        return ExitCode.VIOLATED
+    if result.problems or any(r.verdict is Verdict.UNKNOWN for pair in result.results for r in pair):
+        return ExitCode.UNKNOWN
+    return ExitCode.OK
 
 
 @app.command(epilog="Exit codes: 0 the violation is confirmed; 1 not reproduced; 2 unreadable or invalid trace.")

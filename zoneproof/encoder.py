@@ -97,12 +97,16 @@ FIELDS = ("zone", "whose", "controller", "pos", "gen", "face_down", "counters", 
 class Encoding:
     """The transition system of one rule set within one scope, in its own Z3 context."""
 
-    def __init__(self, ruleset: RuleSet, scope: Scope, int_reach: int = 0):
+    def __init__(self, ruleset: RuleSet, scope: Scope, int_reach: int = 0, ctx: z3.Context | None = None, literal_prefix: str = ""):
         """`int_reach` bounds the integers the checked properties compute (see evaluate.int_reach);
-        the integer bit-vectors are wide enough for it and for every position, size and identity."""
+        the integer bit-vectors are wide enough for it and for every position, size and identity.
+
+        Two encodings of the same scope given one `ctx` share their state and step variables (a
+        variable is its name, `zone[A1]@3`); distinct `literal_prefix`es keep their rule literals
+        apart (`a:rule[400.3]`). That is the product of two transition relations (see diff.py)."""
         self.ruleset = ruleset
         self.scope = scope
-        self.ctx = z3.Context()
+        self.ctx = ctx if ctx is not None else z3.Context()
         self._codes: dict[tuple[str, int], z3.BitVecRef] = {}
         self.slots: tuple[Slot, ...] = slots_for(scope)
         self.players = scope.players
@@ -127,7 +131,7 @@ class Encoding:
         self.no_slot = self.code("slot", len(self.slots))
         self._on_cache: dict = {}
         self.card_type = [self.var(f"type[{s.name}]", "type") for s in self.slots]
-        self.rule_literal = {r.id: z3.Bool(f"rule[{r.id}]", self.ctx) for r in ruleset.rules}
+        self.rule_literal = {r.id: z3.Bool(f"{literal_prefix}rule[{r.id}]", self.ctx) for r in ruleset.rules}
         self._states: list[StateVars] = []
         self._steps: list[StepVars] = []
         self._sizes: dict = {}

@@ -7,7 +7,7 @@ from dataclasses import fields
 from pathlib import Path
 
 from .check import CheckResult, Verdict
-from .model import ORDERED_ZONES, PERSONAL_ZONES, PLAYER_NAMES, Action, CardType, GameState, ObjectState, Slot, Step, Zone
+from .model import ORDERED_ZONES, PERSONAL_ZONES, PLAYER_NAMES, Action, CardType, GameState, ObjectState, Slot, Step, Zone, slots_for
 from .properties import Property
 from .ruleset import RuleSet
 
@@ -97,7 +97,20 @@ def result_line(r: CheckResult, width: int = 24) -> str:
     line = f"{r.ruleset.label:<{max(width, len(r.ruleset.label))}} {r.prop.id:<22} {r.verdict.value:<9} depth {r.depth:<3} {r.seconds:6.2f}s  [{cites}]"
     if r.reason:
         line += f"  ({r.reason})"
-    return line
+    return line + expectation_note(r)
+
+
+def expectation_note(r: CheckResult) -> str:
+    """`  (expected: why)` for a non-holds verdict the rule set expects, `  (unexpected: ...)` for a
+    verdict it does not; nothing for an expected holds or when no expectation applies."""
+    e = r.expectation
+    if e is None or r.verdict in (Verdict.UNKNOWN, Verdict.ERROR):
+        return ""
+    if r.as_expected:
+        return f"  (expected: {e.reason})" if e.verdict != "holds" else ""
+    if e.verdict == "holds":
+        return "  (unexpected: holds expected)"
+    return f"  (unexpected: {e.verdict} expected: {e.reason})"
 
 
 def format_counterexample(r: CheckResult, path: Path | None) -> list[str]:
@@ -116,6 +129,9 @@ def violation_line(prop: Property, step: int, found: tuple[str, ...] | list[str]
 def summary(results: list[CheckResult], wall_seconds: float) -> str:
     counts = {v: sum(r.verdict is v for r in results) for v in Verdict}
     parts = [f"{counts[v]} {v.value}" for v in Verdict if counts[v] or v in (Verdict.HOLDS, Verdict.VIOLATED)]
+    if any(r.expectation is not None for r in results):
+        unexpected = sum(r.as_expected is False for r in results)
+        parts[-1] += f"; {unexpected} unexpected"
     return f"{len(results)} checks: {', '.join(parts)} in {wall_seconds:.1f}s"
 
 
@@ -130,7 +146,16 @@ def result_json(r: CheckResult, path: Path | None) -> str:
         "seconds": round(r.seconds, 3),
         "trace": str(path) if path else None,
         "reason": r.reason or None,
+        "expected": expected_json(r),
     }, ensure_ascii=False)
+
+
+def expected_json(r: CheckResult) -> dict | None:
+    """`{"verdict", "reason", "met"}`, or null when no expectation applies (rules were removed)."""
+    e = r.expectation
+    if e is None:
+        return None
+    return {"verdict": e.verdict, "reason": e.reason or None, "met": bool(r.as_expected)}
 
 
 def format_ruleset(ruleset: RuleSet) -> list[str]:
@@ -141,6 +166,10 @@ def format_ruleset(ruleset: RuleSet) -> list[str]:
     lines.append("  rules:")
     for rule in ruleset.rules:
         lines.append(f"    {rule.id:<8} {rule.behaviour.value:<28} {rule.summary}")
+    if ruleset.expectations:
+        lines.append("  expected verdicts (holds for every other property):")
+        for e in ruleset.expectations:
+            lines.append(f"    {e.property:<22} {e.verdict:<9} {e.reason}")
     lines.append("  actions:")
     for a in ruleset.actions:
         lines.append(f"    {a.kind.value:<26} [{', '.join(a.cites)}] {a.summary}")
@@ -175,3 +204,124 @@ def format_scenario(result) -> list[str]:
         if number > len(result.steps):
             lines += [f"  {number:>3}.  ✗ {message}" for message in failures[number]]
     return lines
+
+
+# ---------------------------------------------------------------- diff
+
+
+def rule_in_file(ruleset: RuleSet, rule_id: str | None) -> bool:
+    return rule_id is not None and any(r.id == rule_id for r in ruleset.rules)
+
+
+def format_diff_rules(result) -> list[str]:
+    a, b = result.a, result.b
+    if not result.rules and not any(result.actions):
+        return ["rules: the same rules in force, with the same behaviours"]
+    lines = ["rules that differ:"] if result.rules else []
+    for d in result.rules:
+        sides = []
+        for ruleset, rule in ((a, d.a), (b, d.b)):
+            if rule is not None:
+                zones = f" [{', '.join(z.value for z in rule.zones)}]" if rule.zones and (d.a and d.b and d.a.zones != d.b.zones) else ""
+                shown = rule.behaviour.value + zones
+            else:
+                shown = "removed" if rule_in_file(ruleset, d.rule_id) else "not in the file"
+            sides.append(f"{result.name(ruleset)}: {shown}")
+        lines.append(f"  {d.rule_id:<8} {sides[0]:<46} {sides[1]}")
+    for ruleset, kinds in zip((a, b), result.actions):
+        if kinds:
+            lines.append(f"actions only under {result.name(ruleset)}: {', '.join(k.value for k in kinds)}")
+    return lines
+
+
+def format_diff_properties(result, paths: dict) -> list[str]:
+    a, b = result.a, result.b
+    if not result.results:
+        return []
+    na, nb = result.name(a), result.name(b)
+    wa, wb = max(9, len(na)), max(9, len(nb))
+    lines = [f"properties:{'':<13} {na:<{wa}} {nb:<{wb}}"]
+    flips = {f.prop.id for f in result.flips}
+    for ra, rb in result.results:
+        mark = "  ← flips" if ra.prop.id in flips else ""
+        lines.append(f"  {ra.prop.id:<22} {ra.verdict.value:<{wa}} {rb.verdict.value:<{wb}}{mark}".rstrip())
+    for f in result.flips:
+        r = f.violated
+        lines.append(f"  {f.prop.id} is violated under {result.name(r.ruleset)} only:")
+        lines += ["  " + line for line in format_counterexample(r, paths.get(id(r)))]
+    return lines
+
+
+def format_diff_behaviours(result, paths: dict) -> list[str]:
+    lines = []
+    if not result.behaviours:
+        return ["behaviours: no action kind is allowed by one and forbidden by the other within the scope"]
+    lines.append("behaviours that differ (steps before the last are allowed by both, with the same outcome):")
+    for d in result.behaviours:
+        k = len(d.steps)
+        written = paths.get(id(d))
+        lines.append(
+            f"  {d.kind.value}: allowed by {result.name(d.allowing)}, not by {result.name(d.refusing)} ({k} step{'s' * (k != 1)})"
+            + (f", written to {written[0]} and {written[1]}" if written else "")
+        )
+        slots = slots_for(d.scope)
+        body = format_steps(slots, d.card_types, d.scope.players, d.initial, d.steps)
+        lines += ["  " + line for line in body]
+        before = d.steps[-2].state if k > 1 else d.initial
+        if d.refused_state is None:
+            lines.append(f"    under {result.name(d.refusing)}, step {k} is {d.refused}")
+        else:
+            lines.append(f"    under {result.name(d.refusing)}, step {k} ends elsewhere:")
+            lines += [f"        {phrase}" for phrase in changes(before, d.refused_state, slots) or ["nothing changes"]]
+    return lines
+
+
+def format_diff(result, paths: dict) -> list[str]:
+    s = result.scope
+    lines = [
+        f"diff {result.name(result.a)} vs {result.name(result.b)}: {s.players} players, {s.cards} cards, {s.sideboard} sideboard,"
+        f" {s.tokens} tokens, depth {s.depth}"
+    ]
+    lines += format_diff_rules(result)
+    lines += format_diff_properties(result, paths)
+    lines += format_diff_behaviours(result, paths)
+    for p in result.problems:
+        lines.append(f"{'checker bug' if p.checker_bug else 'unknown'}: {p.what}")
+    if result.agree:
+        verdict = "they agree within the scope" + (" (some questions had no answer)" if result.problems else "")
+    else:
+        verdict = f"{len(result.flips)} verdict{'s' * (len(result.flips) != 1)} flip, {len(result.behaviours)} behaviour{'s' * (len(result.behaviours) != 1)} differ"
+    lines.append(f"{len(result.rules)} rules differ; {verdict}; in {result.seconds:.1f}s")
+    return lines
+
+
+def diff_json(result, paths: dict) -> str:
+    def rule(r):
+        return None if r is None else {"behaviour": r.behaviour.value, "zones": [z.value for z in r.zones]}
+
+    flips = {f.prop.id for f in result.flips}
+    return json.dumps({
+        "a": {"ruleset": result.a.name, "removed": list(result.a.removed)},
+        "b": {"ruleset": result.b.name, "removed": list(result.b.removed)},
+        "rules": [{"id": d.rule_id, "a": rule(d.a), "b": rule(d.b)} for d in result.rules],
+        "actions_only_a": [k.value for k in result.actions[0]],
+        "actions_only_b": [k.value for k in result.actions[1]],
+        "properties": [
+            {
+                "property": ra.prop.id, "a": ra.verdict.value, "b": rb.verdict.value, "flips": ra.prop.id in flips,
+                "trace": next((str(paths[id(r)]) for r in (ra, rb) if id(r) in paths), None),
+            }
+            for ra, rb in result.results
+        ],
+        "behaviours": [
+            {
+                "kind": d.kind.value, "allowed_by": "a" if d.allowing is result.a else "b", "steps": len(d.steps),
+                "refused": d.refused,
+                "scenarios": [str(p) for p in paths[id(d)]] if id(d) in paths else None,
+            }
+            for d in result.behaviours
+        ],
+        "problems": [{"what": p.what, "checker_bug": p.checker_bug} for p in result.problems],
+        "agree": result.agree,
+        "seconds": round(result.seconds, 3),
+    }, ensure_ascii=False)

@@ -13,6 +13,8 @@ from .errors import InputError, Location, did_you_mean
 from .model import GAME_ZONES, ORDERED_ZONES, PERSONAL_ZONES, ActionKind, Behaviour, Zone
 
 RULE_ID = re.compile(r"^\d{3}\.\d+[a-z]?$")
+EXPECTED_VERDICTS = ("holds", "violated")
+EXPECT_KEYS = ("property", "verdict", "reason")
 BEHAVIOUR_ZONES = {Behaviour.OWNER_REDIRECT: PERSONAL_ZONES, Behaviour.ORDER_FIXED: ORDERED_ZONES, Behaviour.ZONE_CLOSED: GAME_ZONES}
 # Behaviours whose rule must name its zones (a default of "every zone" would make no sense).
 ZONES_REQUIRED = (Behaviour.ZONE_CLOSED,)
@@ -44,6 +46,15 @@ class ZoneDecl:
 
 
 @dataclass(frozen=True)
+class Expectation:
+    """The verdict a rule set file expects for a property (`[[expect]]`); `holds` when none is given."""
+
+    property: str
+    verdict: str  # "holds" or "violated"
+    reason: str = ""
+
+
+@dataclass(frozen=True)
 class RuleSet:
     name: str
     title: str
@@ -54,6 +65,20 @@ class RuleSet:
     rules: tuple[Rule, ...]  # every rule of the file, in file order
     actions: tuple[ActionDecl, ...]
     removed: tuple[str, ...] = ()
+    expectations: tuple[Expectation, ...] = ()
+
+    def expected(self, property_id: str) -> Expectation | None:
+        """The verdict expected for a property, or None when expectations do not apply.
+
+        The file's expectations describe the rule set as written. Removing rules on the command line
+        (`--without`) makes another rule set, so they do not apply to it: its verdicts are plain, and
+        any violation counts (as it always has)."""
+        if self.removed:
+            return None
+        for e in self.expectations:
+            if e.property == property_id:
+                return e
+        return Expectation(property_id, "holds")
 
     @property
     def in_force(self) -> tuple[Rule, ...]:
@@ -151,6 +176,10 @@ def parse_ruleset(data: bytes, path: str, origin: str) -> RuleSet:
     zones = tuple(reader.zone(z) for z in reader.table_list(doc, "zone"))
     rules = tuple(reader.rule(r) for r in reader.table_list(doc, "rule"))
     actions = tuple(reader.action(a) for a in reader.table_list(doc, "action"))
+    expectations = tuple(reader.expectation(e, i) for i, e in enumerate(reader.optional_table_list(doc, "expect")))
+    for i, e in enumerate(expectations):
+        if any(x.property == e.property for x in expectations[:i]):
+            reader.fail_in_block("expect", i, f"an expectation for property '{e.property}' is already given; keep one", "property")
     reader.check_unique([r.id for r in rules], "rule")
     reader.check_unique([a.kind.value for a in actions], "action")
     reader.check_unique([z.zone.value for z in zones], "zone")
@@ -170,6 +199,7 @@ def parse_ruleset(data: bytes, path: str, origin: str) -> RuleSet:
         zones=zones,
         rules=rules,
         actions=actions,
+        expectations=expectations,
     )
 
 
@@ -215,6 +245,59 @@ class _Reader:
         if not isinstance(value, list) or not value or not all(isinstance(v, dict) for v in value):
             self.fail(f"the rule set needs one or more [[{key}]] tables", f"[[{key}]]")
         return value
+
+    def optional_table_list(self, doc: dict, key: str) -> list[dict]:
+        value = doc.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
+            self.fail(f"`{key}` must be [[{key}]] tables", key)
+        return value
+
+    def block_line(self, header: str, index: int, key: str | None = None) -> int | None:
+        """The line of `key` inside the index-th [[header]] table (or of its header line)."""
+        starts = [n for n, content in enumerate(self.lines, start=1) if content.strip().startswith(f"[[{header}]]")]
+        if index >= len(starts):
+            return None
+        start = starts[index]
+        if key is None:
+            return start
+        for n in range(start + 1, len(self.lines) + 1):
+            content = self.lines[n - 1].strip()
+            if content.startswith("["):
+                break
+            if re.match(rf"[\"']?{re.escape(key)}[\"']?\s*=", content):
+                return n
+        return start
+
+    def fail_in_block(self, header: str, index: int, message: str, key: str | None = None):
+        raise InputError(message, Location(self.path, self.block_line(header, index, key)))
+
+    def expectation(self, table: dict, index: int) -> Expectation:
+        for key in table:
+            if key not in EXPECT_KEYS:
+                self.fail_in_block(
+                    "expect", index,
+                    f"unknown key '{key}' in [[expect]]{did_you_mean(key, EXPECT_KEYS)}; the keys are {', '.join(EXPECT_KEYS)}",
+                    key,
+                )
+        prop = table.get("property")
+        if not isinstance(prop, str) or not prop.strip():
+            self.fail_in_block("expect", index, '[[expect]] needs `property = "..."` (a property id)', "property" if "property" in table else None)
+        verdict = table.get("verdict")
+        if not isinstance(verdict, str) or verdict not in EXPECTED_VERDICTS:
+            shown = verdict if isinstance(verdict, str) else repr(verdict)
+            self.fail_in_block(
+                "expect", index,
+                f"[[expect]] for '{prop}': unknown verdict '{shown}'{did_you_mean(str(shown), EXPECTED_VERDICTS)};"
+                f" one of: {', '.join(EXPECTED_VERDICTS)}",
+                "verdict" if "verdict" in table else None,
+            )
+        reason = table.get("reason", "")
+        if not isinstance(reason, str) or (verdict != "holds" and not reason.strip()):
+            self.fail_in_block(
+                "expect", index,
+                f'[[expect]] for \'{prop}\': expecting "{verdict}" needs `reason = "..."` saying why', "reason" if "reason" in table else None,
+            )
+        return Expectation(prop, verdict, reason.strip())
 
     def enum(self, enum_type, value, what: str):
         choices = [e.value for e in enum_type]

@@ -1,0 +1,96 @@
+"""`zoneproof diff`: rules that differ, verdict flips, and shortest runs one rule set allows and the other forbids."""
+
+import json
+from pathlib import Path
+
+from tests.conftest import normalise
+from tests.test_cli import one_line_error
+
+REPO = Path(__file__).resolve().parent.parent
+SMALL = ("--depth", "2", "--cards", "2", "--sideboard", "0", "--tokens", "0")
+
+
+def test_removing_400_3_flips_owner_zones_and_changes_behaviours(run, golden, tmp_path):
+    code, out, err = run("diff", "mtg-current", "mtg-current", "--without-b", "400.3", "-p", "owner-zones", "-p", "tokens", *SMALL)
+    assert code == 1 and err == ""
+    golden("diff-without-400.3.txt", normalise(out))
+    assert "400.3    mtg-current: owner-redirect" in out and "mtg-current--without-400.3: removed" in out
+    assert "owner-zones            holds       violated                    ← flips" in out
+    assert "tokens                 holds       holds\n" in out
+    # the flip's counterexample replays
+    trace = tmp_path / "counterexamples" / "mtg-current--without-400.3--owner-zones.itf.json"
+    assert run("replay", str(trace))[0] == 0
+    # a sacrificed stolen creature: its owner's graveyard with 400.3, its controller's without
+    assert "sacrifice: allowed by mtg-current, not by mtg-current--without-400.3 (2 steps)" in out
+    assert "sacrifice: allowed by mtg-current--without-400.3, not by mtg-current (2 steps)" in out
+    scenarios = sorted((tmp_path / "counterexamples").glob("*.scenario.toml"))
+    assert len(scenarios) == 16
+    code, ran, _ = run("run", *map(str, scenarios))
+    assert code == 0 and "16 scenarios: 16 passed, 0 failed" in ran
+
+
+def test_the_refused_scenario_fails_under_the_side_that_allows_the_step(run, tmp_path):
+    """The two scenarios of a difference disagree: run under the other rule set, each fails."""
+    run("diff", "mtg-current", "mtg-current", "--without-b", "400.3", "-p", "tokens", *SMALL)
+    folder = tmp_path / "counterexamples"
+    refused = (folder / "mtg-current--without-400.3--refuses-sacrifice.scenario.toml").read_text()
+    assert 'without = [\n    "400.3",\n]' in refused
+    (folder / "swapped.scenario.toml").write_text(refused.replace('without = [\n    "400.3",\n]\n', ""))
+    code, out, _ = run("run", str(folder / "swapped.scenario.toml"))
+    assert code == 1 and "expected whose = 'A', got 'B'" in out
+
+
+def test_a_rule_set_against_itself_agrees(run, tmp_path):
+    code, out, _ = run("diff", "mtg-current", "mtg-current", "-p", "owner-zones", *SMALL)
+    assert code == 0
+    assert "rules: the same rules in force" in out and "behaviours: no action kind" in out
+    assert out.splitlines()[-1].startswith("0 rules differ; they agree within the scope")
+    assert not (tmp_path / "counterexamples").exists()
+
+
+def test_mtg_2010_against_mtg_current_json(run, tmp_path):
+    code, out, _ = run("diff", "mtg-2010", "mtg-current", "-p", "command-in-command", *SMALL, "--format", "json")
+    assert code == 1
+    doc = json.loads(out)
+    rules = {r["id"]: r for r in doc["rules"]}
+    assert rules["400.10"]["a"]["behaviour"] == "documented" and rules["400.10"]["b"]["behaviour"] == "command-in-command"
+    assert rules["400.12"]["a"] is None
+    [prop] = doc["properties"]
+    assert prop == {"property": "command-in-command", "a": "violated", "b": "holds", "flips": True,
+                    "trace": "counterexamples/mtg-2010--command-in-command.itf.json"}
+    assert {(b["kind"], b["allowed_by"], b["steps"]) for b in doc["behaviours"]} == {("move_to_command", "a", 2), ("move_to_command", "b", 2)}
+    assert doc["agree"] is False and doc["problems"] == []
+
+
+def test_an_interpreter_that_disagrees_is_a_checker_bug(run, monkeypatch):
+    """If the interpreter let the forbidding side take the last step to the same state, exit 4."""
+    import zoneproof.diff as diff_module
+    from zoneproof.interpreter import Outcome
+
+    monkeypatch.setattr(diff_module, "apply", lambda world, state, action: Outcome(state, ()))
+    monkeypatch.setattr(diff_module, "state_difference", lambda world, recorded, actual: None)
+    code, out, _ = run("diff", "mtg-current", "mtg-current", "--without-b", "400.3", "-p", "tokens", *SMALL)
+    assert code == 4 and "checker bug:" in out and "allows its last step under" in out
+
+
+def test_bad_input_is_one_line(run, tmp_path):
+    assert "unknown rule set 'mtg-curent'" in one_line_error(run("diff", "mtg-curent", "mtg-current"))
+    assert "no rule '400.33'" in one_line_error(run("diff", "mtg-current", "mtg-current", "--without-b", "400.33"))
+    assert "--depth must be 0..40" in one_line_error(run("diff", "mtg-current", "mtg-current", "--depth", "41"))
+    assert "Missing argument" in one_line_error(run("diff", "mtg-current"))
+    (tmp_path / "broken.toml").write_text('name = "x"\ntitle = \n')
+    assert one_line_error(run("diff", "broken.toml", "mtg-current")).startswith("zoneproof: broken.toml:2:")
+    assert not (tmp_path / "counterexamples").exists()
+
+
+def test_two_rule_sets_of_one_name_are_told_apart(run, tmp_path):
+    text = (REPO / "model" / "mtg-current.toml").read_text()
+    text = text.replace('behaviour = "owner-redirect"\nzones = ["library", "hand", "graveyard"]', 'behaviour = "documented"')
+    (tmp_path / "mine.toml").write_text(text)
+    code, out, _ = run("diff", "mine.toml", "mtg-current", "-p", "tokens", *SMALL)
+    assert code == 1
+    assert out.startswith("diff mtg-current (A) vs mtg-current (B):")
+    assert "400.3    mtg-current (A): documented" in out
+    names = {p.name for p in (tmp_path / "counterexamples").iterdir()}
+    assert "mtg-current--a--allows-sacrifice.scenario.toml" in names and "mtg-current--b--allows-sacrifice.scenario.toml" in names
+    assert len(names) == 16

@@ -1,0 +1,265 @@
+"""Compare two rule sets within one scope: the rules that differ, the properties whose verdict flips,
+and, for each action kind, a shortest run that one rule set allows and the other forbids.
+
+Behaviours are compared on the product of the two transition relations: both encodings live in one
+Z3 context and share their state and step variables, each with its own rule literals. A difference
+under "A allows, B forbids" is a run whose steps 0..k-1 both allow, with the same states, and whose
+step k A allows and B does not (B refuses the action, or makes it end in another state). One
+incremental solver per direction answers it, one action kind at a time, shortest first.
+
+Every difference is replayed in the interpreter: the run under the side that allows it, state for
+state, and its last step under the other side, which must refuse it or end elsewhere. One that does
+not replay that way is a checker bug.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import z3
+
+from .check import CheckResult, Verdict, check_properties
+from .encoder import Encoding
+from .interpreter import IllegalAction, World, apply
+from .model import ActionKind, GameState, Scope, Step
+from .properties import Property
+from .replay import execute, state_difference
+from .ruleset import Rule, RuleSet
+from .scenario import scenario_from_trace
+from .solver import Answer, check, new_solver
+from .trace import Trace
+
+
+@dataclass(frozen=True)
+class RuleDifference:
+    rule_id: str
+    a: Rule | None  # None: the rule is not in force under A
+    b: Rule | None
+
+
+@dataclass(frozen=True)
+class Flip:
+    prop: Property = field(repr=False)
+    a: CheckResult = field(repr=False)
+    b: CheckResult = field(repr=False)
+
+    @property
+    def violated(self) -> CheckResult:
+        return self.a if self.a.verdict is Verdict.VIOLATED else self.b
+
+
+@dataclass(frozen=True)
+class BehaviourDifference:
+    """A shortest run for `kind` that `allowing` allows and `refusing` forbids at its last step."""
+
+    kind: ActionKind
+    scope: Scope = field(repr=False)
+    allowing: RuleSet = field(repr=False)
+    refusing: RuleSet = field(repr=False)
+    card_types: tuple = field(repr=False)
+    initial: GameState = field(repr=False)
+    steps: tuple[Step, ...] = field(repr=False)  # under `allowing`
+    refused: str  # why `refusing` does not allow the last step: "illegal: ..." or what it does instead
+    refused_state: GameState | None = field(default=None, repr=False)  # where `refusing` ends instead, if legal
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A search that gave no answer (unknown) or a difference that did not replay (a checker bug)."""
+
+    what: str
+    checker_bug: bool
+
+
+@dataclass
+class DiffResult:
+    a: RuleSet
+    b: RuleSet
+    scope: Scope
+    rules: list[RuleDifference]
+    actions: tuple[list[ActionKind], list[ActionKind]]  # only under A, only under B
+    results: list[tuple[CheckResult, CheckResult]]
+    behaviours: list[BehaviourDifference]
+    problems: list[Problem]
+    seconds: float = 0.0
+
+    @property
+    def flips(self) -> list[Flip]:
+        definite = (Verdict.HOLDS, Verdict.VIOLATED)
+        return [
+            Flip(ra.prop, ra, rb) for ra, rb in self.results
+            if ra.verdict in definite and rb.verdict in definite and ra.verdict is not rb.verdict
+        ]
+
+    def name(self, ruleset: RuleSet) -> str:
+        """The side's label, with `(A)` or `(B)` when both sides have the same label."""
+        if self.a.label != self.b.label:
+            return ruleset.label
+        return f"{ruleset.label} ({'A' if ruleset is self.a else 'B'})"
+
+    @property
+    def agree(self) -> bool:
+        return not self.flips and not self.behaviours
+
+
+def rule_differences(a: RuleSet, b: RuleSet) -> list[RuleDifference]:
+    """Rules in force under one side only, and rules of the same number whose behaviour or zones differ."""
+    in_a = {r.id: r for r in a.in_force}
+    in_b = {r.id: r for r in b.in_force}
+    order = list(in_a) + [i for i in in_b if i not in in_a]
+    found = []
+    for rule_id in order:
+        ra, rb = in_a.get(rule_id), in_b.get(rule_id)
+        if ra is None or rb is None or (ra.behaviour, ra.zones) != (rb.behaviour, rb.zones):
+            found.append(RuleDifference(rule_id, ra, rb))
+    return found
+
+
+def diff(a: RuleSet, b: RuleSet, props: list[Property], scope: Scope, seed: int = 0, timeout: float = 60.0) -> DiffResult:
+    started = time.monotonic()
+    kinds_a = [d.kind for d in a.actions]
+    kinds_b = [d.kind for d in b.actions]
+    actions = ([k for k in kinds_a if k not in kinds_b], [k for k in kinds_b if k not in kinds_a])
+    results = list(zip(
+        check_properties(a, props, scope, seed=seed, timeout=timeout),
+        check_properties(b, props, scope, seed=seed, timeout=timeout),
+    ))
+    behaviours, problems = behaviour_differences(a, b, scope, seed, timeout)
+    for ra, rb in results:
+        for r, side in ((ra, a), (rb, b)):
+            if r.verdict is Verdict.ERROR:
+                problems.append(Problem(f"{r.prop.id} under {side.label}: {r.reason}", checker_bug=True))
+    return DiffResult(a, b, scope, rule_differences(a, b), actions, results, behaviours, problems, time.monotonic() - started)
+
+
+class _Product:
+    """Both transition relations over one set of state and step variables, unrolled to the depth."""
+
+    def __init__(self, a: RuleSet, b: RuleSet, scope: Scope):
+        ctx = z3.Context()
+        self.scope = scope
+        self.enc = {"a": Encoding(a, scope, ctx=ctx, literal_prefix="a:"), "b": Encoding(b, scope, ctx=ctx, literal_prefix="b:")}
+        ea, eb = self.enc["a"], self.enc["b"]
+        self.ctx = ctx
+        self.facts = ea.init() + eb.init() + ea.rule_values() + eb.rule_values()
+        self.trans = {side: [z3.And(e.trans(t)) for t in range(scope.depth)] for side, e in self.enc.items()}
+
+    def solver(self, allowing: str, refusing: str, seed: int):
+        """A solver for runs whose last step `allowing` allows and `refusing` does not. `differs@t`
+        marks that step; every step before it both allow. The assumptions `kind-ok[K]` choose the
+        action kinds looked for, and `not differs@t` bounds the length."""
+        ctx, depth = self.ctx, self.scope.depth
+        e = self.enc[allowing]
+        self.last = [z3.Bool(f"differs@{t}", ctx) for t in range(depth)]
+        self.kind_ok = {k: z3.Bool(f"kind-ok[{k.value}]", ctx) for k in ActionKind}
+        solver = new_solver(ctx, seed)
+        solver.add(self.facts)
+        for t in range(depth):
+            later = z3.Or(self.last[t + 1:]) if t + 1 < depth else z3.BoolVal(False, ctx)
+            solver.add(z3.Implies(later, z3.And(self.trans["a"][t], self.trans["b"][t])))
+            kind = e.step(t).kind
+            chosen = z3.Or([z3.And(kind == e.kind_c[k], ok) for k, ok in self.kind_ok.items()])
+            solver.add(z3.Implies(self.last[t], z3.And(self.trans[allowing][t], z3.Not(self.trans[refusing][t]), chosen)))
+        solver.add(z3.Or(self.last))
+        return solver
+
+
+    def kinds(self, wanted) -> list:
+        """Assumptions that look for the wanted action kinds only."""
+        return [ok if k in wanted else z3.Not(ok) for k, ok in self.kind_ok.items()]
+
+
+def behaviour_differences(a: RuleSet, b: RuleSet, scope: Scope, seed: int, timeout: float):
+    """For each direction and each action kind, a shortest run allowed by one side and not the other."""
+    found: list[BehaviourDifference] = []
+    problems: list[Problem] = []
+    if scope.depth == 0:
+        return found, problems
+    product = _Product(a, b, scope)
+    sides = {"a": a, "b": b}
+    for allowing, refusing in (("a", "b"), ("b", "a")):
+        solver = product.solver(allowing, refusing, seed)
+        remaining = [d.kind for d in sides[allowing].actions]
+        while remaining:
+            answer = check(solver, product.kinds(remaining), timeout * 1000)
+            if answer.answer is Answer.UNKNOWN:
+                problems.append(Problem(
+                    f"no answer in time ({answer.reason}) for runs that {sides[allowing].label} allows and"
+                    f" {sides[refusing].label} forbids (kinds {', '.join(k.value for k in remaining)})", checker_bug=False))
+                break
+            if answer.answer is Answer.UNSAT:
+                break
+            model = answer.model
+            e = product.enc[allowing]
+            t = _last_step(product, model)
+            kind = list(ActionKind)[model.eval(e.step(t).kind, model_completion=True).as_long()]
+            while t > 0:  # shortest first
+                shorter = check(solver, product.kinds([kind]) + [z3.Not(x) for x in product.last[t:]], timeout * 1000)
+                if shorter.answer is not Answer.SAT:
+                    break
+                model, t = shorter.model, _last_step(product, shorter.model)
+            remaining.remove(kind)
+            outcome = _replay(e, model, t, kind, sides[allowing], sides[refusing])
+            if isinstance(outcome, Problem):
+                problems.append(outcome)
+            else:
+                found.append(outcome)
+    return found, problems
+
+
+def _last_step(product: _Product, model) -> int:
+    return next(t for t, x in enumerate(product.last) if z3.is_true(model.eval(x, model_completion=True)))
+
+
+def _replay(e: Encoding, model, t: int, kind: ActionKind, allowing: RuleSet, refusing: RuleSet):
+    """The run in the interpreter under both sides; a BehaviourDifference, or a Problem (checker bug)."""
+    card_types, states, actions = e.decode(model, t + 1)
+    where = f"the {kind.value} run that {allowing.label} allows and {refusing.label} forbids"
+    world = World(allowing, e.slots, card_types, e.players)
+    steps, mismatch = execute(world, states[0], actions, recorded=states[1:])
+    if mismatch:
+        return Problem(f"{where} does not replay under {allowing.label}: {mismatch}", checker_bug=True)
+    other = World(refusing, e.slots, card_types, e.players)
+    _, mismatch = execute(other, states[0], actions[:-1], recorded=states[1:-1])
+    if mismatch:
+        return Problem(f"{where}: its first {t} steps do not replay under {refusing.label}: {mismatch}", checker_bug=True)
+    try:
+        outcome = apply(other, states[-2], actions[-1])
+    except IllegalAction as err:
+        return BehaviourDifference(kind, e.scope, allowing, refusing, card_types, states[0], steps, f"illegal: {err}")
+    difference = state_difference(world, states[-1], outcome.state)
+    if difference is None:
+        return Problem(f"{where}: the interpreter allows its last step under {refusing.label} too, with the same outcome", checker_bug=True)
+    return BehaviourDifference(kind, e.scope, allowing, refusing, card_types, states[0], steps, "legal, but ends elsewhere", outcome.state)
+
+
+# ---------------------------------------------------------------- a behaviour difference as scenarios
+
+
+def _as_trace(d: BehaviourDifference, ruleset: RuleSet, steps: tuple[Step, ...]) -> Trace:
+    return Trace(
+        ruleset_name=ruleset.name, ruleset_origin=ruleset.origin, ruleset_sha256=ruleset.sha256, removed=ruleset.removed,
+        property_id=d.kind.value, property_cites=(), property_kind="step", property_text="", scope=d.scope, seed=0,
+        card_types=d.card_types, initial=d.initial, steps=steps, violation_step=len(steps),
+    )
+
+
+def behaviour_scenarios(d: BehaviourDifference, cites: list[str]) -> tuple[dict, dict]:
+    """Two scenario documents for `zoneproof run`: the run under the side that allows it, each step
+    with what it changes; and the same run under the side that forbids its last step, which there is
+    marked illegal or expected to end where that side puts it."""
+    k = len(d.steps)
+    allowed = scenario_from_trace(_as_trace(d, d.allowing, d.steps), "")
+    allowed["name"] = f"{d.allowing.label} allows this {d.kind.value} at step {k}; {d.refusing.label} does not"
+    allowed["cites"] = cites
+    if d.refused_state is None:
+        refused = scenario_from_trace(_as_trace(d, d.refusing, d.steps[:-1]), "")
+        last = {key: value for key, value in scenario_from_trace(_as_trace(d, d.allowing, d.steps), "")["step"][-1].items() if key != "expect"}
+        refused["step"].append(last | {"illegal": True})
+    else:
+        steps = d.steps[:-1] + (Step(d.steps[-1].action, d.refused_state),)
+        refused = scenario_from_trace(_as_trace(d, d.refusing, steps), "")
+    refused["name"] = f"{d.refusing.label} does not allow the {d.kind.value} at step {k} that {d.allowing.label} allows"
+    refused["cites"] = cites
+    return allowed, refused
