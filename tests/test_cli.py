@@ -26,7 +26,7 @@ def test_list_a_rule_set_shows_its_rules(run, golden):
 
 
 def test_check_without_400_3_prints_writes_and_replays(run, golden, tmp_path):
-    code, out, err = run("check", "mtg-current", "--without", "400.3", "--property", "owner-zones")
+    code, out, err = run("check", "--no-lint", "mtg-current", "--without", "400.3", "--property", "owner-zones")
     assert code == 1 and err == ""
     golden("check-without-400.3.txt", normalise(out))
     trace = tmp_path / "counterexamples" / "mtg-current--without-400.3--owner-zones.itf.json"
@@ -37,7 +37,7 @@ def test_check_without_400_3_prints_writes_and_replays(run, golden, tmp_path):
 
 
 def test_check_json_prints_one_object_per_check(run):
-    code, out, _ = run("check", "mtg-current", "-w", "400.12", "-p", "zone-wide", "-p", "tokens", "--format", "json", "--out", "cx")
+    code, out, _ = run("check", "--no-lint", "mtg-current", "-w", "400.12", "-p", "zone-wide", "-p", "tokens", "--format", "json", "--out", "cx")
     assert code == 1
     lines = [json.loads(line) for line in out.splitlines()]
     assert [(o["property"], o["verdict"], o["depth"]) for o in lines] == [("zone-wide", "violated", 2), ("tokens", "holds", 3)]
@@ -47,7 +47,7 @@ def test_check_json_prints_one_object_per_check(run):
 
 
 def test_same_seed_same_output_and_files(run, tmp_path):
-    args = ("check", "mtg-current", "-w", "400.7", "-w", "400.11c", "--seed", "7")
+    args = ("check", "--no-lint", "mtg-current", "-w", "400.7", "-w", "400.11c", "--seed", "7")
     first = run(*args, "--out", "one")
     second = run(*args, "--out", "two")
     assert first[0] == second[0] == 1
@@ -60,7 +60,7 @@ def test_same_seed_same_output_and_files(run, tmp_path):
 
 
 def test_unknown_verdict_exits_3(run):
-    code, out, _ = run("check", "mtg-current", "-p", "ordered-zones", "--depth", "6", "--timeout", "0.5")
+    code, out, _ = run("check", "--no-lint", "mtg-current", "-p", "ordered-zones", "--depth", "6", "--timeout", "0.5")
     assert code == 3
     assert "unknown" in out and "holds" not in out.split("\n")[0]
 
@@ -70,10 +70,10 @@ def test_user_property_file(run, tmp_path):
         'property hand-only-own {\n  cites 400.3\n  means "hands hold only their owner\'s cards"\n'
         "  always forall c: card. zone(c) == hand -> whose(c) == owner(c)\n}\n"
     )
-    code, out, _ = run("check", "mtg-current", "--properties", "mine.zp", "-p", "hand-only-own", "--depth", "2")
+    code, out, _ = run("check", "--no-lint", "mtg-current", "--properties", "mine.zp", "-p", "hand-only-own", "--depth", "2")
     assert code == 0 and "hand-only-own" in out and "holds" in out
     # without 400.3: put B's card onto the battlefield under A, then return it to its controller's hand
-    code, out, _ = run("check", "mtg-current", "--properties", "mine.zp", "-p", "hand-only-own", "-w", "400.3", "--depth", "2")
+    code, out, _ = run("check", "--no-lint", "mtg-current", "--properties", "mine.zp", "-p", "hand-only-own", "-w", "400.3", "--depth", "2")
     assert code == 1 and "violated  depth 2" in out
     assert "return_to_hand" in out
 
@@ -92,40 +92,40 @@ def one_line_error(result) -> str:
 
 
 def test_unknown_rule_set(run):
-    line = one_line_error(run("check", "mtg-curent"))
+    line = one_line_error(run("check", "--no-lint", "mtg-curent"))
     assert "unknown rule set 'mtg-curent'" in line and "did you mean 'mtg-current'" in line
 
 
 def test_unknown_rule(run):
-    line = one_line_error(run("check", "mtg-current", "--without", "400.33"))
+    line = one_line_error(run("check", "--no-lint", "mtg-current", "--without", "400.33"))
     assert "no rule '400.33'" in line and "did you mean '400.3'" in line
 
 
 def test_unknown_property(run):
-    line = one_line_error(run("check", "-p", "owner-zone"))
+    line = one_line_error(run("check", "--no-lint", "-p", "owner-zone"))
     assert "unknown property 'owner-zone'" in line and "did you mean 'owner-zones'" in line
 
 
 def test_scope_out_of_range(run):
-    assert "--depth must be 0..40, got 99" in one_line_error(run("check", "--depth", "99"))
-    assert "--players must be 1..4, got 0" in one_line_error(run("check", "--players", "0"))
+    assert "--depth must be 0..40, got 99" in one_line_error(run("check", "--no-lint", "--depth", "99"))
+    assert "--players must be 1..4, got 0" in one_line_error(run("check", "--no-lint", "--players", "0"))
 
 
 def test_wrong_flag(run):
-    line = one_line_error(run("check", "--bogus"))
+    line = one_line_error(run("check", "--no-lint", "--bogus"))
     assert "No such option" in line and "--help" in line
 
 
 def test_malformed_rule_set_file(run, tmp_path):
     (tmp_path / "broken.toml").write_text('name = "x"\ntitle = \n')
-    line = one_line_error(run("check", "broken.toml"))
+    line = one_line_error(run("check", "--no-lint", "broken.toml"))
     assert line.startswith("zoneproof: broken.toml:2:") and "malformed TOML" in line
 
 
 def test_rule_set_with_unknown_behaviour(run, tmp_path):
     text = (REPO / "model" / "mtg-current.toml").read_text().replace('behaviour = "owner-redirect"', 'behaviour = "owner-redirekt"')
     (tmp_path / "typo.toml").write_text(text)
-    line = one_line_error(run("check", "typo.toml"))
+    line = one_line_error(run("check", "--no-lint", "typo.toml"))
     lineno = next(i for i, l in enumerate(text.splitlines(), 1) if "owner-redirekt" in l)
     assert line.startswith(f"zoneproof: typo.toml:{lineno}: error: unknown behaviour")
     assert "did you mean 'owner-redirect'" in line
@@ -133,18 +133,18 @@ def test_rule_set_with_unknown_behaviour(run, tmp_path):
 
 def test_malformed_property_file(run, tmp_path):
     (tmp_path / "bad.zp").write_text('property p {\n  cites 400.3\n  means "m"\n  always zone(c) == graveyrd\n}\n')
-    line = one_line_error(run("check", "--properties", "bad.zp"))
+    line = one_line_error(run("check", "--no-lint", "--properties", "bad.zp"))
     assert line.startswith("zoneproof: bad.zp:4:")
 
 
 def test_no_partial_output_on_bad_input(run, tmp_path):
-    one_line_error(run("check", "mtg-current", "--without", "999.9", "--out", "cx"))
+    one_line_error(run("check", "--no-lint", "mtg-current", "--without", "999.9", "--out", "cx"))
     assert not (tmp_path / "cx").exists()
 
 
 @pytest.fixture
 def trace_file(run, tmp_path):
-    code, _, _ = run("check", "mtg-current", "-w", "400.8", "-p", "exile-in-exile")
+    code, _, _ = run("check", "--no-lint", "mtg-current", "-w", "400.8", "-p", "exile-in-exile")
     assert code == 1
     return tmp_path / "counterexamples" / "mtg-current--without-400.8--exile-in-exile.itf.json"
 
@@ -172,7 +172,7 @@ def test_replay_of_a_wrong_violation_step_is_not_reproduced(run, trace_file):
 def test_replay_refuses_a_changed_rule_set(run, tmp_path):
     text = (REPO / "model" / "mtg-current.toml").read_text()
     (tmp_path / "mine.toml").write_text(text)
-    code, _, _ = run("check", "mine.toml", "-w", "400.8", "-p", "exile-in-exile")
+    code, _, _ = run("check", "--no-lint", "mine.toml", "-w", "400.8", "-p", "exile-in-exile")
     assert code == 1
     (tmp_path / "mine.toml").write_text(text + "\n# edited\n")
     line = one_line_error(run("replay", "counterexamples/mtg-current--without-400.8--exile-in-exile.itf.json"))
@@ -196,7 +196,7 @@ def test_replay_of_a_missing_file(run):
 
 
 def test_installed_entry_point_runs_without_traceback(tmp_path):
-    result = subprocess.run([sys.executable, "-m", "zoneproof", "check", "--without", "4x"], capture_output=True, text=True, cwd=tmp_path)
+    result = subprocess.run([sys.executable, "-m", "zoneproof", "check", "--no-lint", "--without", "4x"], capture_output=True, text=True, cwd=tmp_path)
     assert result.returncode == 2
     assert result.stdout == "" and len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.stderr
 
@@ -208,7 +208,7 @@ def test_same_seed_same_trace_across_processes(tmp_path):
         out = tmp_path / hash_seed
         env = {**__import__("os").environ, "PYTHONHASHSEED": hash_seed}
         done = subprocess.run(
-            [sys.executable, "-m", "zoneproof", "check", "mtg-current", "-w", "400.12", "-p", "zone-wide", "--out", str(out)],
+            [sys.executable, "-m", "zoneproof", "check", "--no-lint", "mtg-current", "-w", "400.12", "-p", "zone-wide", "--out", str(out)],
             capture_output=True, text=True, cwd=tmp_path, env=env,
         )
         assert done.returncode == 1, done.stderr
@@ -217,7 +217,7 @@ def test_same_seed_same_trace_across_processes(tmp_path):
 
 
 def test_emit_scenario_writes_a_scenario_that_runs(run, tmp_path):
-    code, out, _ = run("check", "mtg-current", "-w", "400.3", "-p", "owner-zones", "--emit", "scenario", "--out", "cx")
+    code, out, _ = run("check", "--no-lint", "mtg-current", "-w", "400.3", "-p", "owner-zones", "--emit", "scenario", "--out", "cx")
     assert code == 1
     scenario = tmp_path / "cx" / "mtg-current--without-400.3--owner-zones.scenario.toml"
     assert scenario.is_file()

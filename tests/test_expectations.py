@@ -28,7 +28,7 @@ def expect(prop: str, verdict: str, reason: str | None = None) -> str:
 
 def test_a_violation_the_file_expects_is_reported_as_expected_and_exits_0(run, tmp_path):
     (tmp_path / "old.toml").write_text(without_400_10("old") + expect("command-in-command", "violated", "no 400.10 here"))
-    code, out, _ = run("check", "old.toml", "-p", "command-in-command", "-p", "owner-zones", *SMALL)
+    code, out, _ = run("check", "--no-lint", "old.toml", "-p", "command-in-command", "-p", "owner-zones", *SMALL)
     assert code == 0, out
     first = out.splitlines()[0]
     assert "violated" in first and first.endswith("(expected: no 400.10 here)")
@@ -37,7 +37,7 @@ def test_a_violation_the_file_expects_is_reported_as_expected_and_exits_0(run, t
 
 def test_a_wrong_expectation_exits_1_and_is_named(run, tmp_path):
     (tmp_path / "wrong.toml").write_text(without_400_10("wrong") + expect("owner-zones", "violated", "a wrong guess"))
-    code, out, _ = run("check", "wrong.toml", "-p", "command-in-command", "-p", "owner-zones", *SMALL)
+    code, out, _ = run("check", "--no-lint", "wrong.toml", "-p", "command-in-command", "-p", "owner-zones", *SMALL)
     assert code == 1
     lines = {line.split()[1]: line for line in out.splitlines() if line.startswith("wrong ")}
     assert lines["command-in-command"].endswith("(unexpected: holds expected)")
@@ -47,7 +47,7 @@ def test_a_wrong_expectation_exits_1_and_is_named(run, tmp_path):
 
 def test_json_carries_the_expectation(run, tmp_path):
     (tmp_path / "old.toml").write_text(without_400_10("old") + expect("command-in-command", "violated", "no 400.10 here"))
-    code, out, _ = run("check", "old.toml", "-p", "command-in-command", "-p", "owner-zones", *SMALL, "--format", "json")
+    code, out, _ = run("check", "--no-lint", "old.toml", "-p", "command-in-command", "-p", "owner-zones", *SMALL, "--format", "json")
     assert code == 0
     first, second = (json.loads(line) for line in out.splitlines())
     assert first["expected"] == {"verdict": "violated", "reason": "no 400.10 here", "met": True}
@@ -57,16 +57,16 @@ def test_json_carries_the_expectation(run, tmp_path):
 def test_removing_rules_on_the_command_line_sets_the_expectations_aside(run, tmp_path):
     """--without makes another rule set: the file's expectations do not hide what the removal does."""
     (tmp_path / "old.toml").write_text(without_400_10("old") + expect("command-in-command", "violated", "no 400.10 here"))
-    code, out, _ = run("check", "old.toml", "-w", "400.8", "-p", "command-in-command", *SMALL)
+    code, out, _ = run("check", "--no-lint", "old.toml", "-w", "400.8", "-p", "command-in-command", *SMALL)
     assert code == 1
     assert "expected" not in out and "unexpected" not in out
-    code, out, _ = run("check", "old.toml", "-w", "400.8", "-p", "command-in-command", *SMALL, "--format", "json")
+    code, out, _ = run("check", "--no-lint", "old.toml", "-w", "400.8", "-p", "command-in-command", *SMALL, "--format", "json")
     assert json.loads(out)["expected"] is None
 
 
 def test_an_expectation_for_a_property_not_checked_does_not_apply(run, tmp_path):
     (tmp_path / "x.toml").write_text(without_400_10("x") + expect("no-such-property", "violated", "whatever"))
-    code, out, _ = run("check", "x.toml", "-p", "owner-zones", *SMALL)
+    code, out, _ = run("check", "--no-lint", "x.toml", "-p", "owner-zones", *SMALL)
     assert code == 0 and "expected" not in out.splitlines()[0]
 
 
@@ -79,7 +79,7 @@ def test_an_expectation_for_a_property_not_checked_does_not_apply(run, tmp_path)
 def test_malformed_expectations_are_one_line_errors_at_their_line(run, tmp_path, block, key, message):
     text = without_400_10("bad") + block
     (tmp_path / "bad.toml").write_text(text)
-    line = one_line_error(run("check", "bad.toml", *SMALL))
+    line = one_line_error(run("check", "--no-lint", "bad.toml", *SMALL))
     lines = text.splitlines()
     if key is None:  # the second [[expect]]'s property line
         expected_line = [i for i, l in enumerate(lines, 1) if l.startswith('property = "owner-zones"')][1]
@@ -107,7 +107,7 @@ def test_mtg_2010_has_every_rule_of_section_400_of_seed_000():
 
 
 def test_mtg_2010_command_in_command_is_violated_as_expected_and_replays(run, tmp_path):
-    code, out, _ = run("check", "mtg-2010", "-p", "command-in-command", *SMALL)
+    code, out, _ = run("check", "--no-lint", "mtg-2010", "-p", "command-in-command", *SMALL)
     assert code == 0
     assert "violated  depth 2" in out and "(expected: no 400.10 in 2010" in out
     trace = tmp_path / "counterexamples" / "mtg-2010--command-in-command.itf.json"
@@ -116,7 +116,7 @@ def test_mtg_2010_command_in_command_is_violated_as_expected_and_replays(run, tm
 
 
 def test_check_with_no_rule_set_covers_every_built_in_one_and_exits_0(run):
-    code, out, _ = run("check", *SMALL)
+    code, out, _ = run("check", "--no-lint", *SMALL)
     assert code == 0, out
     checked = {line.split()[0] for line in out.splitlines() if line and not line.startswith(" ")} - {"24"}
     assert checked == {"mtg-2010", "mtg-current"}

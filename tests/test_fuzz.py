@@ -66,7 +66,7 @@ def fuzz_settings(examples: int, shrink: bool = True):
 def trace_bytes(tmp_path_factory) -> bytes:
     """A real counterexample trace, made once per session."""
     out = tmp_path_factory.mktemp("seed-trace")
-    code = main(["check", "mtg-current", "-w", "400.8", "-p", "exile-in-exile", "--out", str(out)])
+    code = main(["check", "--no-lint", "mtg-current", "-w", "400.8", "-p", "exile-in-exile", "--out", str(out)])
     assert code == 1
     return (out / TRACE_NAME).read_bytes()
 
@@ -281,7 +281,7 @@ def test_ruleset_file_through_load_and_check(data, cli, tmp_path):
     path.write_bytes(data)
     accepts_or_refuses(load_ruleset, str(path))
     out_dir = work / "out"
-    code, out, err = cli("check", path, "--depth", "1", "-p", "spells-not-permanents", "-p", "outside-the-game", "--out", out_dir)
+    code, out, err = cli("check", "--no-lint", path, "--depth", "1", "-p", "spells-not-permanents", "-p", "outside-the-game", "--out", out_dir)
     assert_clean_exit(code, out, err, out_dir)
 
 
@@ -310,7 +310,7 @@ def test_reshaped_ruleset_checks_cleanly(doc, prop, cli, tmp_path):
     path = work / "fuzzed.toml"
     path.write_bytes(toml_bytes(doc))
     out_dir = work / "out"
-    code, out, err = cli("check", path, "--depth", "1", "-p", prop, "--out", out_dir)
+    code, out, err = cli("check", "--no-lint", path, "--depth", "1", "-p", prop, "--out", out_dir)
     assert_clean_exit(code, out, err, out_dir)
 
 
@@ -399,7 +399,7 @@ def test_property_file_through_check(data, cli, tmp_path):
     path = work / "fuzz.zp"
     path.write_bytes(data)
     out_dir = work / "out"
-    code, out, err = cli("check", "mtg-current", "--properties", path, "--depth", "0", "--out", out_dir)
+    code, out, err = cli("check", "--no-lint", "mtg-current", "--properties", path, "--depth", "0", "--out", out_dir)
     assert_clean_exit(code, out, err, out_dir)
 
 
@@ -411,7 +411,7 @@ def test_generated_property_through_check(text, cli, tmp_path):
     path = work / "fuzz.zp"
     path.write_text(text, encoding="utf-8")
     out_dir = work / "out"
-    code, out, err = cli("check", "mtg-current", "--properties", path, "-p", "fz-gen", "--depth", "0", "--out", out_dir)
+    code, out, err = cli("check", "--no-lint", "mtg-current", "--properties", path, "-p", "fz-gen", "--depth", "0", "--out", out_dir)
     assert_clean_exit(code, out, err, out_dir)
 
 
@@ -508,9 +508,9 @@ def read_file(reader: str, path: Path):
 
 def cli_for(reader: str, path: Path, out_dir: Path) -> list:
     if reader == "ruleset":
-        return ["check", path, "--depth", "0", "-p", "one-zone", "--out", out_dir]
+        return ["check", "--no-lint", path, "--depth", "0", "-p", "one-zone", "--out", out_dir]
     if reader == "properties":
-        return ["check", "mtg-current", "--properties", path, "--depth", "0", "-p", "one-zone", "--out", out_dir]
+        return ["check", "--no-lint", "mtg-current", "--properties", path, "--depth", "0", "-p", "one-zone", "--out", out_dir]
     if reader == "scenario":
         return ["run", path]
     return ["replay", path]
@@ -602,7 +602,7 @@ def test_check_with_unusable_out_folder_fails_in_one_line(where, cli, tmp_path):
     out_dir = {"below-a-file": tmp_path / "a-file" / "sub", "is-a-file": tmp_path / "a-file", "trace-path-is-a-folder": tmp_path / "cx"}[where]
     if where == "trace-path-is-a-folder":
         (out_dir / QUICK_TRACE_NAME).mkdir(parents=True)
-    code, out, err = cli("check", "mtg-current", *QUICK_VIOLATION, "--out", out_dir)
+    code, out, err = cli("check", "--no-lint", "mtg-current", *QUICK_VIOLATION, "--out", out_dir)
     assert code == 2, f"exit code {code}"
     assert err.startswith("zoneproof: ") and err.count("\n") == 1 and "Traceback" not in err
     if where == "trace-path-is-a-folder":
@@ -625,7 +625,7 @@ def test_crash_ruleset_toml(content, cli, tmp_path):
     accepts_or_refuses(parse_ruleset, content, "fuzz.toml", "fuzz.toml")
     path = tmp_path / "fuzz.toml"
     path.write_bytes(content)
-    code, out, err = cli("check", path, "--depth", "0", "--out", tmp_path / "out")
+    code, out, err = cli("check", "--no-lint", path, "--depth", "0", "--out", tmp_path / "out")
     assert_clean_exit(code, out, err, tmp_path / "out")
 
 
@@ -690,7 +690,7 @@ def test_crash_property_integer_beyond_bit_width(body, cli, tmp_path):
     'violation' that the interpreter does not, and the check ends in verdict error, exit code 4."""
     path = tmp_path / "p.zp"
     path.write_text(f'property fz {{\n  cites 400.1\n  means "x"\n  always {body}\n}}\n', encoding="utf-8")
-    code, out, err = cli("check", "mtg-current", "--properties", path, "-p", "fz", "--depth", "0", "--out", tmp_path / "out")
+    code, out, err = cli("check", "--no-lint", "mtg-current", "--properties", path, "-p", "fz", "--depth", "0", "--out", tmp_path / "out")
     assert_clean_exit(code, out, err, tmp_path / "out")
 
 
@@ -698,12 +698,12 @@ def test_crash_ruleset_name_too_long_for_a_file_name(cli, tmp_path):
     """A rule set name is unbounded, but it becomes part of the trace's file name."""
     path = tmp_path / "long.toml"
     path.write_bytes(RULESET_BYTES.replace(b'name = "mtg-current"', b'name = "' + b"a" * 250 + b'"', 1))
-    code, out, err = cli("check", path, *QUICK_VIOLATION, "--out", tmp_path / "out")
+    code, out, err = cli("check", "--no-lint", path, *QUICK_VIOLATION, "--out", tmp_path / "out")
     assert_clean_exit(code, out, err, tmp_path / "out")
 
 
 def test_crash_property_id_too_long_for_a_file_name(cli, tmp_path):
     path = tmp_path / "p.zp"
     path.write_text(f'property {"p" * 250} {{\n  cites 400.1\n  means "x"\n  always false\n}}\n', encoding="utf-8")
-    code, out, err = cli("check", "mtg-current", "--properties", path, "-p", "p" * 250, "--depth", "0", "--out", tmp_path / "out")
+    code, out, err = cli("check", "--no-lint", "mtg-current", "--properties", path, "-p", "p" * 250, "--depth", "0", "--out", tmp_path / "out")
     assert_clean_exit(code, out, err, tmp_path / "out")

@@ -177,7 +177,7 @@ def test_missing_scenario_file_is_bad_input(capsys, tmp_path):
 
 def test_an_itf_trace_given_to_run_is_replayed(capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    assert main(["check", "mtg-current", "-w", "400.8", "-p", "exile-in-exile"]) == 1
+    assert main(["check", "--no-lint", "mtg-current", "-w", "400.8", "-p", "exile-in-exile"]) == 1
     capsys.readouterr()
     trace = Path("counterexamples") / "mtg-current--without-400.8--exile-in-exile.itf.json"
     assert trace.is_file()

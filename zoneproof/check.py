@@ -29,6 +29,7 @@ class Verdict(str, Enum):
     HOLDS = "holds"  # to the depth reached
     UNKNOWN = "unknown"  # Z3 gave no answer in time; never read as holds
     ERROR = "error"  # a counterexample that the interpreter does not reproduce: a checker bug
+    VACUOUS = "vacuous"  # holds, but lint found that the property's trigger never fires within the scope
 
 
 @dataclass(frozen=True)
@@ -52,14 +53,20 @@ class CheckResult:
         """Whether the verdict is the one expected (None when no expectation applies). An unknown or
         an error is never as expected."""
         e = self.expectation
-        return None if e is None else self.verdict.value == e.verdict
+        if e is None:
+            return None
+        if e.verdict == "vacuous":  # vacuous within the default scope; a larger one may make it fire
+            return self.verdict in (Verdict.VACUOUS, Verdict.HOLDS)
+        return self.verdict.value == e.verdict
 
     @property
     def counts_against(self) -> bool:
         """A definite verdict that makes the run fail: unexpected, or (without expectations) violated."""
-        if self.verdict not in (Verdict.HOLDS, Verdict.VIOLATED):
+        if self.verdict not in (Verdict.HOLDS, Verdict.VIOLATED, Verdict.VACUOUS):
             return False
-        return self.verdict is Verdict.VIOLATED if self.expectation is None else not self.as_expected
+        if self.expectation is None:
+            return self.verdict in (Verdict.VIOLATED, Verdict.VACUOUS)
+        return not self.as_expected
 
 
 class Unrolling:

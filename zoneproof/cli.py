@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import click
@@ -17,6 +18,8 @@ from rich.markup import escape
 
 from . import __version__
 from .check import CheckResult, Verdict, check_properties
+from .coverage import coverage
+from .lint import Status, lint
 from .diff import behaviour_scenarios, diff
 from .errors import ExitCode, InputError, did_you_mean
 from .model import ActionKind, Scope
@@ -31,6 +34,10 @@ from .report import (
     format_steps,
     diff_json,
     format_diff,
+    format_lint,
+    format_coverage,
+    coverage_json,
+    lint_json,
     result_json,
     result_line,
     summary,
@@ -47,7 +54,7 @@ EXIT_CODES_HELP = (
 )
 CHECKER_BUG = 4
 
-VERDICT_STYLE = {Verdict.HOLDS: "green", Verdict.VIOLATED: "bold red", Verdict.UNKNOWN: "yellow", Verdict.ERROR: "bold magenta"}
+VERDICT_STYLE = {Verdict.HOLDS: "green", Verdict.VIOLATED: "bold red", Verdict.UNKNOWN: "yellow", Verdict.ERROR: "bold magenta", Verdict.VACUOUS: "yellow"}
 out = Console(highlight=False, soft_wrap=True)
 
 
@@ -55,6 +62,27 @@ out = Console(highlight=False, soft_wrap=True)
 @click.version_option(__version__, prog_name="zoneproof")
 def app() -> None:
     pass
+
+
+def property_options(command):
+    """Which properties a command uses: the stock ones, files added with --properties, narrowed by -p."""
+    command = click.option("--properties", multiple=True, type=click.Path(path_type=Path), metavar="FILE",
+                           help="A property file to add to the stock properties (repeatable).")(command)
+    return click.option("--property", "-p", "property_ids", multiple=True, metavar="ID",
+                        help="Use only this property (repeatable; default all).")(command)
+
+
+def scope_options(command):
+    """The scope options every checking command takes."""
+    for option in reversed([
+        click.option("--players", default=2, show_default=True, help="Players in the scope (1..4)."),
+        click.option("--cards", default=3, show_default=True, help="Deck cards per player, in the library at the start (0..8)."),
+        click.option("--sideboard", default=1, show_default=True, help="Sideboard cards per player, outside the game (0..3)."),
+        click.option("--tokens", default=1, show_default=True, help="Token slots per player (0..3)."),
+        click.option("--depth", default=3, show_default=True, help="Number of actions to explore (0..40)."),
+    ]):
+        command = option(command)
+    return command
 
 
 def _scope(players: int, cards: int, sideboard: int, tokens: int, depth: int) -> Scope:
@@ -113,19 +141,15 @@ def _write_counterexample(r: CheckResult, directory: Path, emit: tuple[str, ...]
 @app.command(epilog=EXIT_CODES_HELP)
 @click.argument("rulesets", nargs=-1)
 @click.option("--without", "-w", multiple=True, metavar="RULE", help="Remove this rule (repeatable), e.g. --without 400.3.")
-@click.option("--property", "-p", "property_ids", multiple=True, metavar="ID", help="Check only this property (repeatable; default all).")
-@click.option("--properties", multiple=True, type=click.Path(path_type=Path), metavar="FILE", help="A property file to add to the stock properties (repeatable).")
-@click.option("--players", default=2, show_default=True, help="Players in the scope (1..4).")
-@click.option("--cards", default=3, show_default=True, help="Deck cards per player, in the library at the start (0..8).")
-@click.option("--sideboard", default=1, show_default=True, help="Sideboard cards per player, outside the game (0..3).")
-@click.option("--tokens", default=1, show_default=True, help="Token slots per player (0..3).")
-@click.option("--depth", default=3, show_default=True, help="Number of actions to explore (0..40).")
+@property_options
+@scope_options
 @click.option("--seed", default=0, show_default=True, help="Z3's random seed; the same seed gives the same output.")
 @click.option("--timeout", default=60.0, show_default=True, help="Seconds allowed per check (rule set and property).")
 @click.option("--out", "out_dir", default="counterexamples", show_default=True, type=click.Path(path_type=Path), help="Folder for counterexample traces.")
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True, help="text, or json: one object per check, one per line.")
 @click.option("--emit", multiple=True, type=click.Choice(["itf", "scenario"]), default=("itf",), show_default=True, help="What to write for each counterexample: an ITF trace, a scenario file for `zoneproof run`, or both (repeat the option).")
-def check(rulesets, without, property_ids, properties, players, cards, sideboard, tokens, depth, seed, timeout, out_dir, output_format, emit) -> int:
+@click.option("--no-lint", is_flag=True, help="Skip lint (dead actions and rules, vacuous properties, conflicts; see `zoneproof lint`).")
+def check(rulesets, without, property_ids, properties, players, cards, sideboard, tokens, depth, seed, timeout, out_dir, output_format, emit, no_lint) -> int:
     """Check RULESETS (names or .toml paths; default: every built-in rule set) against the properties.
 
     Prints one line per rule set and property, each counterexample as numbered steps, and a summary;
@@ -138,17 +162,108 @@ def check(rulesets, without, property_ids, properties, players, cards, sideboard
     props = _select_properties(list(properties), list(property_ids))
     _check_out_dir(out_dir, [f"{rs.label}--{p.id}.scenario.toml" for rs in chosen for p in props])
     results = []
+    reports = []
     started = time.monotonic()
     for ruleset in chosen:
-        for r in check_properties(ruleset, props, scope, seed=seed, timeout=timeout):
+        checked = check_properties(ruleset, props, scope, seed=seed, timeout=timeout)
+        if not no_lint:
+            reports.append(lint(ruleset, props, scope, seed=seed, timeout=timeout))
+            vacuous = set(reports[-1].vacuous)
+            checked = [replace(r, verdict=Verdict.VACUOUS) if r.verdict is Verdict.HOLDS and r.prop.id in vacuous else r for r in checked]
+        for r in checked:
             path = None
             if r.trace is not None:
                 path = _write_counterexample(r, out_dir, emit)
             _show_result(r, path, output_format)
             results.append(r)
+        if reports and reports[-1].ruleset is ruleset:
+            _show_lint(reports[-1], _write_lint_files(reports[-1], out_dir, witness=False), output_format)
     if output_format == "text":
         out.print(summary(results, time.monotonic() - started))
-    return check_exit_code(results)
+    return max(check_exit_code(results), lint_exit_code(reports), key=EXIT_PRIORITY.index)
+
+
+# When several outcomes apply, the exit code is the first of these that does.
+EXIT_PRIORITY = [CHECKER_BUG, ExitCode.VIOLATED, ExitCode.UNKNOWN, ExitCode.OK][::-1]
+
+
+def lint_exit_code(reports) -> int:
+    """4 a finding that did not replay; 1 a problem (dead, vacuous or conflict, not expected by the
+    file); 3 some question unknown; 0 clean."""
+    statuses = {f.status for r in reports for f in r.findings}
+    if Status.ERROR in statuses:
+        return CHECKER_BUG
+    if any(r.problems for r in reports):
+        return ExitCode.VIOLATED
+    if Status.UNKNOWN in statuses:
+        return ExitCode.UNKNOWN
+    return ExitCode.OK
+
+
+def _write_lint_files(report, out_dir: Path, witness: bool) -> dict:
+    """Write each conflict as a scenario (its last step must be refused) and, with `witness`, each
+    triggered property's witness trace. Returns what was written, keyed as format_lint expects."""
+    written: dict = {}
+    try:
+        for index, c in enumerate(report.conflicts):
+            if c.trace is not None:
+                path = out_dir / f"{report.ruleset.label}--conflict-{index + 1}.scenario.toml"
+                write_scenario(c.trace, f"no legal outcome for {c.event} (rules {', '.join(c.rules)})", path, refused=c.action)
+                written[("conflict", index)] = path
+        for f in report.properties:
+            if witness and f.witness is not None:
+                path = out_dir / f"{report.ruleset.label}--{f.prop.id}--witness.itf.json"
+                write_trace(f.witness, path)
+                written[("witness", f.prop.id)] = path
+    except OSError as e:
+        raise InputError(f"cannot write in {out_dir}: {e.strerror}; choose another --out") from None
+    return written
+
+
+def _show_lint(report, written: dict, output_format: str) -> None:
+    if output_format == "json":
+        print(lint_json(report, written), flush=True)
+        return
+    for line in format_lint(report, written):
+        out.print(line, markup=False)
+
+
+LINT_EXIT_CODES = (
+    "Exit codes: 0 clean (every dead action or rule and vacuous property is expected by the rule set file, with a reason); "
+    "1 a dead action or rule, a vacuous property or a conflict; 2 bad input or usage; "
+    "3 no problem found but some question had no answer in time; 4 an example that did not replay (a checker bug)."
+)
+
+
+@app.command(name="lint", epilog=LINT_EXIT_CODES)
+@click.argument("rulesets", nargs=-1)
+@click.option("--without", "-w", multiple=True, metavar="RULE", help="Remove this rule (repeatable), e.g. --without 400.3.")
+@property_options
+@scope_options
+@click.option("--seed", default=0, show_default=True, help="Z3's random seed; the same seed gives the same output.")
+@click.option("--timeout", default=60.0, show_default=True, help="Seconds allowed per solver question.")
+@click.option("--out", "out_dir", default="counterexamples", show_default=True, type=click.Path(path_type=Path), help="Folder for conflict scenarios and witness traces.")
+@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True, help="text, or json: one object per rule set, one per line.")
+@click.option("--witness", is_flag=True, help="Write, for every property whose trigger fires, a trace where it does (an ITF trace for `zoneproof replay`).")
+def lint_command(rulesets, without, property_ids, properties, players, cards, sideboard, tokens, depth, seed, timeout, out_dir, output_format, witness) -> int:
+    """Lint RULESETS (default: every built-in rule set) within the scope.
+
+    Dead actions (never enabled in a reachable state), dead rules (removing them changes no reachable
+    step), vacuous properties (their trigger never fires) and conflicts (an action that applies but
+    that the rules leave with no legal outcome, or an impossible start of the game), each conflict
+    named by a minimal set of rules from Z3's unsat core and written as a scenario.
+    """
+    scope = _scope(players, cards, sideboard, tokens, depth)
+    if timeout <= 0:
+        raise InputError(f"--timeout must be more than 0 seconds, got {timeout:g}")
+    chosen = [load_ruleset(name).without(list(without)) for name in (rulesets or builtin_names())]
+    props = _select_properties(list(properties), list(property_ids))
+    _check_out_dir(out_dir, [f"{rs.label}--{p.id}--witness.itf.json" for rs in chosen for p in props])
+    reports = []
+    for ruleset in chosen:
+        reports.append(lint(ruleset, props, scope, seed=seed, timeout=timeout))
+        _show_lint(reports[-1], _write_lint_files(reports[-1], out_dir, witness), output_format)
+    return lint_exit_code(reports)
 
 
 def check_exit_code(results: list[CheckResult]) -> int:
@@ -189,13 +304,8 @@ DIFF_EXIT_CODES = (
 @click.argument("ruleset_b")
 @click.option("--without-a", multiple=True, metavar="RULE", help="Remove this rule from A (repeatable).")
 @click.option("--without-b", multiple=True, metavar="RULE", help="Remove this rule from B (repeatable).")
-@click.option("--property", "-p", "property_ids", multiple=True, metavar="ID", help="Compare only this property (repeatable; default all).")
-@click.option("--properties", multiple=True, type=click.Path(path_type=Path), metavar="FILE", help="A property file to add to the stock properties (repeatable).")
-@click.option("--players", default=2, show_default=True, help="Players in the scope (1..4).")
-@click.option("--cards", default=3, show_default=True, help="Deck cards per player, in the library at the start (0..8).")
-@click.option("--sideboard", default=1, show_default=True, help="Sideboard cards per player, outside the game (0..3).")
-@click.option("--tokens", default=1, show_default=True, help="Token slots per player (0..3).")
-@click.option("--depth", default=3, show_default=True, help="Number of actions to explore (0..40).")
+@property_options
+@scope_options
 @click.option("--seed", default=0, show_default=True, help="Z3's random seed; the same seed gives the same output.")
 @click.option("--timeout", default=60.0, show_default=True, help="Seconds allowed per check and per solver question.")
 @click.option("--out", "out_dir", default="counterexamples", show_default=True, type=click.Path(path_type=Path), help="Folder for the traces and scenarios.")
@@ -248,6 +358,45 @@ def diff_command(ruleset_a, ruleset_b, without_a, without_b, property_ids, prope
     if not result.agree:
         return ExitCode.VIOLATED
     if result.problems or any(r.verdict is Verdict.UNKNOWN for pair in result.results for r in pair):
+        return ExitCode.UNKNOWN
+    return ExitCode.OK
+
+
+COVERAGE_EXIT_CODES = (
+    "Exit codes: 0 every rule in force is guarded or unguarded with a reason the file gives (documented, or declared dead);"
+    " 1 some rule is unguarded for no declared reason; 2 bad input or usage; 3 some check had no answer in time;"
+    " 4 a counterexample did not replay (a checker bug)."
+)
+
+
+@app.command(name="coverage", epilog=COVERAGE_EXIT_CODES)
+@click.argument("ruleset_name", metavar="RULESET")
+@click.option("--without", "-w", multiple=True, metavar="RULE", help="Remove this rule before measuring (repeatable).")
+@property_options
+@scope_options
+@click.option("--seed", default=0, show_default=True, help="Z3's random seed; the same seed gives the same output.")
+@click.option("--timeout", default=60.0, show_default=True, help="Seconds allowed per check (rule removed and property).")
+@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True, help="text, or json: one object.")
+def coverage_command(ruleset_name, without, property_ids, properties, players, cards, sideboard, tokens, depth, seed, timeout, output_format) -> int:
+    """Remove each rule of RULESET in turn and re-check every property: print which property fails (at
+    which depth) for each removed rule, and list the unguarded rules, whose removal no property notices."""
+    scope = _scope(players, cards, sideboard, tokens, depth)
+    if timeout <= 0:
+        raise InputError(f"--timeout must be more than 0 seconds, got {timeout:g}")
+    ruleset = load_ruleset(ruleset_name).without(list(without))
+    props = _select_properties(list(properties), list(property_ids))
+    rows = coverage(ruleset, props, scope, seed=seed, timeout=timeout)
+    if output_format == "json":
+        print(coverage_json(ruleset, scope, rows), flush=True)
+    else:
+        for line in format_coverage(ruleset, scope, rows, props):
+            out.print(line, markup=False)
+    verdicts = {r.verdict for row in rows for r in row.results}
+    if Verdict.ERROR in verdicts:
+        return CHECKER_BUG
+    if any(row.reason.startswith("no property") for row in rows):
+        return ExitCode.VIOLATED
+    if any(row.reason.startswith("not decided") for row in rows):
         return ExitCode.UNKNOWN
     return ExitCode.OK
 

@@ -43,6 +43,7 @@ class ActionFinding:
     step: int  # LIVE: the first step at which the action can be taken
     detail: str
     witness: Trace | None = None
+    known: str = ""  # DEAD: why the rule set file expects it (`[[dead]]`)
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,7 @@ class RuleFinding:
     rule: str
     status: Status  # LIVE, DEAD, DOCUMENTED, UNKNOWN or ERROR
     detail: str
+    known: str = ""  # DEAD: why the rule set file expects it (`[[dead]]`)
 
 
 @dataclass(frozen=True)
@@ -66,6 +68,7 @@ class PropertyFinding:
     status: Status  # TRIGGERED, VACUOUS, UNCONDITIONAL, UNKNOWN or ERROR
     triggers: tuple[Trigger, ...]  # one per implication; a trigger that never fires is noted
     detail: str = ""
+    known: str = ""  # VACUOUS: why the rule set file expects it (`[[expect]]` verdict "vacuous")
 
     @property
     def witness(self) -> Trace | None:
@@ -91,13 +94,21 @@ class LintReport:
     conflicts: tuple[Conflict, ...]
     seconds: float
 
+    @property
+    def findings(self) -> tuple:
+        return (*self.actions, *self.rules, *self.properties)
+
     def count(self, status: Status) -> int:
-        return sum(f.status is status for f in (*self.actions, *self.rules, *self.properties))
+        return sum(f.status is status for f in self.findings)
 
     @property
     def problems(self) -> int:
-        """Dead actions and rules, vacuous properties and conflicts."""
-        return self.count(Status.DEAD) + self.count(Status.VACUOUS) + len(self.conflicts)
+        """Dead actions and rules and vacuous properties that the file does not expect, and conflicts."""
+        return sum(f.status in (Status.DEAD, Status.VACUOUS) and not f.known for f in self.findings) + len(self.conflicts)
+
+    @property
+    def vacuous(self) -> tuple[str, ...]:
+        return tuple(f.prop.id for f in self.properties if f.status is Status.VACUOUS)
 
 
 def lint(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int = 0, timeout: float = 60.0) -> LintReport:
@@ -120,7 +131,18 @@ def lint(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int = 0, t
     properties = tuple(_property_finding(p, trigger_probes[p.id], prober) for p in props)
     rules = tuple(_rule_finding(prober, rule.id) for rule in ruleset.in_force)
     conflicts = tuple(c for c in [event_conflict(prober)] if c is not None)
-    return LintReport(ruleset, scope, actions, rules, properties, conflicts, time.monotonic() - started)
+    return LintReport(
+        ruleset, scope,
+        tuple(replace(f, known=ruleset.dead_reason("action", f.action.value)) if f.status is Status.DEAD else f for f in actions),
+        tuple(replace(f, known=ruleset.dead_reason("rule", f.rule)) if f.status is Status.DEAD else f for f in rules),
+        tuple(replace(f, known=_vacuity_expected(ruleset, f.prop.id)) if f.status is Status.VACUOUS else f for f in properties),
+        conflicts, time.monotonic() - started,
+    )
+
+
+def _vacuity_expected(ruleset: RuleSet, property_id: str) -> str:
+    e = ruleset.expected(property_id)
+    return e.reason if e is not None and e.verdict == "vacuous" else ""
 
 
 class _Prober:

@@ -325,3 +325,129 @@ def diff_json(result, paths: dict) -> str:
         "agree": result.agree,
         "seconds": round(result.seconds, 3),
     }, ensure_ascii=False)
+
+
+# ---------------------------------------------------------------- lint
+
+
+def _scope_text(scope) -> str:
+    return (
+        f"{scope.players} players × {scope.cards} cards (+{scope.sideboard} sideboard, {scope.tokens} token"
+        f"{'s' * (scope.tokens != 1)}), depth {scope.depth}"
+    )
+
+
+def _known(finding) -> str:
+    return f" (known: {finding.known})" if finding.known else ""
+
+
+def _tally(findings) -> str:
+    counts: dict[str, int] = {}
+    for f in findings:
+        counts[f.status.value] = counts.get(f.status.value, 0) + 1
+    return ", ".join(f"{n} {status}" for status, n in counts.items()) or "none"
+
+
+def format_lint(report, written: dict) -> list[str]:
+    """The lint report of one rule set: tallies, then every finding that is not plain good news.
+    `written` maps ("conflict", index) and ("witness", property id) to the files written."""
+    label = report.ruleset.label
+    lines = [f"lint {label}: {_scope_text(report.scope)}, {report.seconds:.1f}s"]
+    lines.append(f"  actions     {_tally(report.actions)}")
+    lines += [f"    {f.status.value:<9} {f.action.value}: {f.detail}{_known(f)}" for f in report.actions if f.status.value not in ("live",)]
+    lines.append(f"  rules       {_tally(report.rules)}")
+    lines += [f"    {f.status.value:<9} {f.rule}: {f.detail}{_known(f)}" for f in report.rules if f.status.value not in ("live", "documented")]
+    lines.append(f"  properties  {_tally(report.properties)}")
+    for f in report.properties:
+        if f.status.value in ("vacuous", "unknown", "error"):
+            why = f.detail or f"no trigger fires within {report.scope.depth} steps"
+            lines.append(f"    {f.status.value:<9} {f.prop.id}: {why}{_known(f)}")
+        elif len(f.triggers) > 1:
+            for number, t in enumerate(f.triggers, start=1):
+                if t.status.value != "triggered":
+                    lines.append(f"    note      {f.prop.id}: trigger {number} of {len(f.triggers)} is {t.status.value} within {report.scope.depth} steps: {t.text}")
+        if ("witness", f.prop.id) in written:
+            lines.append(f"    witness   {f.prop.id}: fires at step {f.triggers[0].step}, trace written to {written[('witness', f.prop.id)]}")
+    if not report.conflicts:
+        lines.append("  conflicts   none")
+    for index, c in enumerate(report.conflicts):
+        where = "at the start of a game" if c.action is None else f"after {c.step} step{'s' * (c.step != 1)}"
+        lines.append(f"  conflict    rules {', '.join(c.rules) or '(none: the model itself)'} leave no outcome {where}: {c.event}")
+        if ("conflict", index) in written:
+            lines.append(f"              scenario written to {written[('conflict', index)]}")
+    known = sum(bool(f.known) for f in report.findings)
+    if report.problems:
+        lines.append(f"  ✗ {report.problems} problem{'s' * (report.problems != 1)}" + (f" ({known} more known)" if known else ""))
+    else:
+        lines.append("  ✓ no problems" + (f" ({known} known finding{'s' * (known != 1)}, with reasons in the rule set)" if known else ""))
+    return lines
+
+
+def lint_json(report, written: dict) -> str:
+    def path(key) -> str | None:
+        return str(written[key]) if key in written else None
+
+    scope = report.scope
+    return json.dumps({
+        "ruleset": report.ruleset.name,
+        "removed": list(report.ruleset.removed),
+        "scope": {"players": scope.players, "cards": scope.cards, "sideboard": scope.sideboard, "tokens": scope.tokens, "depth": scope.depth},
+        "seconds": round(report.seconds, 3),
+        "problems": report.problems,
+        "actions": [{"action": f.action.value, "status": f.status.value, "step": f.step, "detail": f.detail, "known": f.known or None} for f in report.actions],
+        "rules": [{"rule": f.rule, "status": f.status.value, "detail": f.detail, "known": f.known or None} for f in report.rules],
+        "properties": [
+            {
+                "property": f.prop.id,
+                "status": f.status.value,
+                "known": f.known or None,
+                "detail": f.detail or None,
+                "triggers": [{"condition": t.text, "status": t.status.value, "step": t.step} for t in f.triggers],
+                "witness": path(("witness", f.prop.id)),
+            }
+            for f in report.properties
+        ],
+        "conflicts": [
+            {"rules": list(c.rules), "event": c.event, "step": c.step, "scenario": path(("conflict", i))}
+            for i, c in enumerate(report.conflicts)
+        ],
+    }, ensure_ascii=False)
+
+
+# ---------------------------------------------------------------- coverage
+
+
+def _cell(r: CheckResult) -> str:
+    return {"violated": str(r.depth), "holds": ".", "unknown": "?", "error": "!"}.get(r.verdict.value, "?")
+
+
+def format_coverage(ruleset: RuleSet, scope, rows, props: list[Property]) -> list[str]:
+    """The rule × property matrix: the depth of the counterexample when the rule is removed, `.` when
+    the property still holds, `?` unknown, `!` a checker bug, `-` not checked; then the unguarded rules."""
+    lines = [f"coverage {ruleset.label}: {_scope_text(scope)}", "  properties:"]
+    lines += [f"    {i:>2}  {p.id}" for i, p in enumerate(props, start=1)]
+    lines.append("  rule removed  " + " ".join(f"{i:>2}" for i in range(1, len(props) + 1)))
+    for row in rows:
+        cells = [_cell(r) for r in row.results] if row.results else ["-"] * len(props)
+        lines.append(f"  {row.rule:<12}  " + " ".join(f"{c:>2}" for c in cells))
+    unguarded = [row for row in rows if row.reason]
+    lines.append(f"  unguarded: {len(unguarded)} of {len(rows)} rules")
+    lines += [f"    {row.rule:<8} {row.reason}" for row in unguarded]
+    return lines
+
+
+def coverage_json(ruleset: RuleSet, scope, rows) -> str:
+    return json.dumps({
+        "ruleset": ruleset.name,
+        "removed": list(ruleset.removed),
+        "scope": {"players": scope.players, "cards": scope.cards, "sideboard": scope.sideboard, "tokens": scope.tokens, "depth": scope.depth},
+        "rules": [
+            {
+                "rule": row.rule,
+                "results": {r.prop.id: {"verdict": r.verdict.value, "depth": r.depth} for r in row.results},
+                "guarded_by": [r.prop.id for r in row.guarded_by],
+                "unguarded": row.reason or None,
+            }
+            for row in rows
+        ],
+    }, ensure_ascii=False)

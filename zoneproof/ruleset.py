@@ -13,7 +13,7 @@ from .errors import InputError, Location, did_you_mean
 from .model import GAME_ZONES, ORDERED_ZONES, PERSONAL_ZONES, ActionKind, Behaviour, Zone
 
 RULE_ID = re.compile(r"^\d{3}\.\d+[a-z]?$")
-EXPECTED_VERDICTS = ("holds", "violated")
+EXPECTED_VERDICTS = ("holds", "violated", "vacuous")
 EXPECT_KEYS = ("property", "verdict", "reason")
 BEHAVIOUR_ZONES = {Behaviour.OWNER_REDIRECT: PERSONAL_ZONES, Behaviour.ORDER_FIXED: ORDERED_ZONES, Behaviour.ZONE_CLOSED: GAME_ZONES}
 # Behaviours whose rule must name its zones (a default of "every zone" would make no sense).
@@ -50,8 +50,19 @@ class Expectation:
     """The verdict a rule set file expects for a property (`[[expect]]`); `holds` when none is given."""
 
     property: str
-    verdict: str  # "holds" or "violated"
+    verdict: str  # "holds", "violated", or "vacuous" (holds; lint may find its trigger never fires)
     reason: str = ""
+
+
+@dataclass(frozen=True)
+class KnownDead:
+    """An action or rule the file declares dead within the default scope (`[[dead]]`), with why:
+    lint reports it but does not count it as a problem."""
+
+    what: str  # "action" or "rule"
+    name: str
+    reason: str
+    table: str = "dead"  # or "unguarded": a live rule that no property can notice removing (coverage)
 
 
 @dataclass(frozen=True)
@@ -66,6 +77,15 @@ class RuleSet:
     actions: tuple[ActionDecl, ...]
     removed: tuple[str, ...] = ()
     expectations: tuple[Expectation, ...] = ()
+    known_dead: tuple[KnownDead, ...] = ()
+
+    def dead_reason(self, what: str, name: str) -> str:
+        """Why the file expects the action or rule to be dead, or "" when it does not."""
+        return next((d.reason for d in self.known_dead if (d.table, d.what, d.name) == ("dead", what, name)), "")
+
+    def unguarded_reason(self, rule_id: str) -> str:
+        """Why the file expects no property to notice the rule's removal (`[[unguarded]]`), or ""."""
+        return next((d.reason for d in self.known_dead if (d.table, d.name) == ("unguarded", rule_id)), "")
 
     def expected(self, property_id: str) -> Expectation | None:
         """The verdict expected for a property, or None when expectations do not apply.
@@ -180,6 +200,10 @@ def parse_ruleset(data: bytes, path: str, origin: str) -> RuleSet:
     for i, e in enumerate(expectations):
         if any(x.property == e.property for x in expectations[:i]):
             reader.fail_in_block("expect", i, f"an expectation for property '{e.property}' is already given; keep one", "property")
+    known_dead = tuple(reader.known_dead(d, i, rules, actions) for i, d in enumerate(reader.optional_table_list(doc, "dead")))
+    known_dead += tuple(
+        reader.known_dead(d, i, rules, (), table_name="unguarded") for i, d in enumerate(reader.optional_table_list(doc, "unguarded"))
+    )
     reader.check_unique([r.id for r in rules], "rule")
     reader.check_unique([a.kind.value for a in actions], "action")
     reader.check_unique([z.zone.value for z in zones], "zone")
@@ -200,6 +224,7 @@ def parse_ruleset(data: bytes, path: str, origin: str) -> RuleSet:
         rules=rules,
         actions=actions,
         expectations=expectations,
+        known_dead=known_dead,
     )
 
 
@@ -270,6 +295,23 @@ class _Reader:
 
     def fail_in_block(self, header: str, index: int, message: str, key: str | None = None):
         raise InputError(message, Location(self.path, self.block_line(header, index, key)))
+
+    def known_dead(self, table: dict, index: int, rules, actions, table_name: str = "dead") -> KnownDead:
+        keys = [k for k in table if k in ("action", "rule")]
+        unknown = [k for k in table if k not in ("action", "rule", "reason")]
+        if unknown or len(keys) != 1:
+            self.fail_in_block(table_name, index, f'[[{table_name}]] takes `action = "..."` or `rule = "..."`, and `reason = "..."`', unknown[0] if unknown else None)
+        what = keys[0]
+        name = table[what]
+        known = [a.kind.value for a in actions] if what == "action" else [r.id for r in rules]
+        if not isinstance(name, str) or name not in known:
+            self.fail_in_block(table_name, index, f"[[{table_name}]] names {what} {name!r}, which the file does not define{did_you_mean(str(name), known)}", what)
+        reason = table.get("reason")
+        if not isinstance(reason, str) or not reason.strip():
+            self.fail_in_block(table_name, index, f'[[{table_name}]] for {what} {name} needs `reason = "..."` saying why', "reason" if "reason" in table else None)
+        if table_name == "unguarded" and what != "rule":
+            self.fail_in_block(table_name, index, "[[unguarded]] names a rule", what)
+        return KnownDead(what, name, reason.strip(), table_name)
 
     def expectation(self, table: dict, index: int) -> Expectation:
         for key in table:
