@@ -54,6 +54,7 @@ class StateVars:
     tapped: list
     attached: list
     effect: list
+    revealed: list
 
     def field(self, name: str, c: int):
         return getattr(self, name)[c]
@@ -92,6 +93,8 @@ class Effect:
 
 
 FIELDS = ("zone", "whose", "controller", "pos", "gen", "face_down", "counters", "tapped", "attached", "effect")
+# Fields no frame condition copies: each step defines them afresh (see Encoding.revealed_after).
+STEP_FIELDS = ("revealed",)
 
 
 class Encoding:
@@ -217,6 +220,7 @@ class Encoding:
                     tapped=each("tapped", lambda n: z3.Bool(n, ctx)),
                     attached=each("attached", lambda n: z3.Bool(n, ctx)),
                     effect=each("effect", lambda n: z3.Bool(n, ctx)),
+                    revealed=each("revealed", lambda n: z3.Bool(n, ctx)),
                 )
             )
         return self._states[t]
@@ -292,6 +296,7 @@ class Encoding:
                 z3.Not(s.tapped[c]),
                 z3.Not(s.attached[c]),
                 z3.Not(s.effect[c]),
+                z3.Not(s.revealed[c]),
             ]
             facts.append(s.pos[c] == self.int(self.start_position(c)))
             facts += [z3.Implies(self.on(Behaviour.ZONE_CLOSED, z), s.zone[c] != self.zone_c[z]) for z in self.closable_zones()]
@@ -330,6 +335,7 @@ class Encoding:
                 a.moves == z3.Or(s2.zone[c] != s.zone[c], s2.whose[c] != s.whose[c]),
             )))
             facts.append(z3.Implies(z3.And(single, z3.Not(is_c)), self._bystander(s, s2, a, c)))
+            facts.append(s2.revealed[c] == self.revealed_after(s, s2, c))
         for kind in ActionKind:
             if not self.ruleset.allows(kind):
                 continue
@@ -353,6 +359,7 @@ class Encoding:
         uses_n = z3.Or(
             a.kind == self.kind_c[K.PUT_INTO_LIBRARY],
             z3.And(a.kind == self.kind_c[K.CAST], z3.Not(self.on(Behaviour.STACK_PUSH_TOP))),
+            z3.And(a.kind == self.kind_c[K.CAST_FACE_DOWN], z3.Not(self.on(Behaviour.STACK_PUSH_TOP))),
             z3.And(
                 kind_in(GRAVEYARD_BOUND),
                 z3.Not(self.on(Behaviour.GRAVEYARD_TOP)),
@@ -426,7 +433,7 @@ class Encoding:
         values = self._merge(s, c, already, self._renewed(s, c, behaviour), values)
         return Effect(self._source_ok(s, c, SOURCES[kind]), z3.Or(already, constraint), values)
 
-    def _moved(self, t: int, s: StateVars, a: StepVars, c: int, zone: Zone, named, controller=None, keep_effect=False):
+    def _moved(self, t: int, s: StateVars, a: StepVars, c: int, zone: Zone, named, controller=None, keep_effect=False, face_down=None):
         """(constraint, values) for moving slot c to `zone` of the named player (see interpreter.move)."""
         owner = self.owner(c)
         if zone in PERSONAL_ZONES:
@@ -454,7 +461,7 @@ class Encoding:
             "whose": whose,
             "pos": pos,
             "controller": controller if in_play and controller is not None else owner,
-            "face_down": self.false(),
+            "face_down": self.false() if face_down is None else face_down,
         } | self._identity(s, c, self.on(Behaviour.NEW_OBJECT), carried)
         if self.slots[c].is_token:
             stuck = z3.And(self.token_left_battlefield(s, c), self.on(Behaviour.TOKEN_STAYS))
@@ -504,9 +511,11 @@ class Encoding:
         if kind is K.RESOLVE:
             top_ok = z3.Implies(self.on(Behaviour.STACK_TOP_ONLY), s.pos[c] == self.size(t, Zone.STACK, None) - 1)
             to_grave, grave_values = moved(Zone.GRAVEYARD, s.controller[c])
-            to_field, field_values = moved(Zone.BATTLEFIELD, s.controller[c], controller=s.controller[c], keep_effect=True)
-            constraint = z3.If(is_spell_type, to_grave, to_field)
-            return Effect(z3.And(z == Z[Zone.STACK], top_ok), constraint, self._merge(s, c, is_spell_type, grave_values, field_values))
+            stays_face_down = z3.And(s.face_down[c], self.on(Behaviour.FACE_DOWN_SPELL_BECOMES_FACE_DOWN))
+            to_field, field_values = moved(Zone.BATTLEFIELD, s.controller[c], controller=s.controller[c], keep_effect=True, face_down=stays_face_down)
+            graveyard_bound = z3.And(is_spell_type, z3.Not(z3.And(s.face_down[c], self.on(Behaviour.FACE_DOWN_CHARACTERISTICS))))
+            constraint = z3.If(graveyard_bound, to_grave, to_field)
+            return Effect(z3.And(z == Z[Zone.STACK], top_ok), constraint, self._merge(s, c, graveyard_bound, grave_values, field_values))
         if kind in (K.COUNTER, K.DESTROY):
             constraint, values = moved(Zone.GRAVEYARD, s.controller[c])
             source = Zone.STACK if kind is K.COUNTER else Zone.BATTLEFIELD
@@ -553,7 +562,58 @@ class Encoding:
         if kind is K.APPLY_EFFECT:
             guard = z3.And(self.zone_is(z, (Zone.BATTLEFIELD, Zone.STACK)), z3.Not(s.effect[c]))
             return Effect(guard, self.true(), {"effect": self.true()})
+        if kind in (K.CAST_FACE_DOWN, K.PUT_ONTO_BATTLEFIELD_FACE_DOWN, K.TURN_FACE_UP):
+            return self._face_down_target(kind, s, c, player, moved)
         raise AssertionError(f"no encoding for {kind}")
+
+    def _face_down_target(self, kind: ActionKind, s: StateVars, c: int, player, moved) -> "Effect":
+        """The actions of 708 (see the interpreter's do_cast_face_down and the two after it)."""
+        z, Z = s.zone[c], self.zone_c
+        is_spell_type = self._type_in(self.card_type[c], SPELL_ONLY_TYPES)
+        is_token = self.slots[c].is_token
+        characteristics = self.on(Behaviour.FACE_DOWN_CHARACTERISTICS)
+        keeps_out = self.on(Behaviour.SPELLS_STAY_OFF_BATTLEFIELD)
+        if kind is K.CAST_FACE_DOWN:
+            guard = z3.And(
+                z == Z[Zone.HAND], s.whose[c] == player,
+                self.false() if is_token else self.true(),
+                z3.Or(self.card_type[c] != self.type_c[CardType.LAND], characteristics),
+            )
+            constraint, values = moved(Zone.STACK, player, controller=player, face_down=self.true())
+            return Effect(guard, constraint, values)
+        if kind is K.PUT_ONTO_BATTLEFIELD_FACE_DOWN:
+            constraint, values = moved(Zone.BATTLEFIELD, player, controller=player, face_down=self.true())
+            turned_first = z3.And(self.on(Behaviour.FACE_DOWN_BEFORE_ENTERING), characteristics)
+            stays = self.false() if is_token else z3.And(is_spell_type, keeps_out, z3.Not(turned_first))
+            values = self._merge(s, c, stays, self._current(s, c), values)
+            return Effect(self._source_ok(s, c, SOURCES[kind]), z3.Or(stays, constraint), values)
+        on_field = z == Z[Zone.BATTLEFIELD]
+        spell = z3.And(z == Z[Zone.STACK], z3.Not(self.on(Behaviour.FACE_UP_PERMANENTS_ONLY)))
+        stays = self.false() if is_token else z3.And(on_field, is_spell_type, keeps_out)
+        face_up = self._identity(s, c, z3.Not(self.on(Behaviour.FACE_UP_SAME_OBJECT))) | {"face_down": self.false()}
+        return Effect(z3.And(s.face_down[c], z3.Or(on_field, spell)), self.true(), self._merge(s, c, stays, self._current(s, c), face_up))
+
+    def revealed_after(self, s: StateVars, s2: StateVars, c: int) -> z3.BoolRef:
+        """708.9: the step reveals a face-down permanent that leaves the battlefield and a face-down
+        spell that leaves the stack for anywhere but the battlefield (interpreter: revealed_by_move)."""
+        Z = self.zone_c
+        leaves_field = z3.And(s.zone[c] == Z[Zone.BATTLEFIELD], s2.zone[c] != Z[Zone.BATTLEFIELD])
+        leaves_stack = z3.And(s.zone[c] == Z[Zone.STACK], s2.zone[c] != Z[Zone.STACK], s2.zone[c] != Z[Zone.BATTLEFIELD])
+        return z3.And(self.on(Behaviour.FACE_DOWN_REVEAL), s.face_down[c], z3.Or(leaves_field, leaves_stack))
+
+    def sees(self, t: int, player: int, c: int) -> z3.BoolRef:
+        """Player `player` may see the face of slot c in state t (interpreter: sees)."""
+        s, Z = self.state(t), self.zone_c
+        in_game = z3.Not(self.zone_is(s.zone[c], (Zone.OUTSIDE, Zone.NOWHERE)))
+        face_down = z3.And(
+            self.zone_is(s.zone[c], (Zone.BATTLEFIELD, Zone.STACK)),
+            self.on(Behaviour.FACE_DOWN_CONTROLLER_LOOKS),
+            s.controller[c] == self.player_c[player],
+        )
+        hidden = z3.And(self.on(Behaviour.HIDDEN_ZONES), self.zone_is(s.zone[c], (Zone.LIBRARY, Zone.HAND)))
+        own_hand = z3.And(s.zone[c] == Z[Zone.HAND], s.whose[c] == self.player_c[player])
+        face_up = z3.If(hidden, own_hand, self.true())
+        return z3.And(in_game, z3.Or(s.revealed[c], z3.If(s.face_down[c], face_down, face_up)))
 
     # ---------------------------------------------------------------- actions without a target card
 
@@ -669,7 +729,7 @@ class Encoding:
         s = self.state(t)
         facts = []
         for c, o in enumerate(state.objects):
-            for name in FIELDS:
+            for name in FIELDS + STEP_FIELDS:
                 var, value = s.field(name, c), getattr(o, name)
                 if name == "zone":
                     facts.append(var == self.zone_c[value])
@@ -730,6 +790,7 @@ class Encoding:
                     tapped=as_bool(s.tapped[c]),
                     attached=as_bool(s.attached[c]),
                     effect=as_bool(s.effect[c]),
+                    revealed=as_bool(s.revealed[c]),
                 )
                 for c in range(len(self.slots))
             )))
@@ -846,3 +907,6 @@ class SymbolicBackend:
     def action_field(self, name: str):
         a = self.e.step(self.t)
         return getattr(a, name)
+
+    def sees(self, player: int, slot: int, primed: bool):
+        return self.e.sees(self.t + 1 if primed else self.t, player, slot)

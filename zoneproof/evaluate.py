@@ -11,6 +11,7 @@ import itertools
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from .interpreter import sees
 from .model import Action, ActionKind, CardType, GameState, Slot, SlotKind, Zone
 from .properties import (
     ActionField,
@@ -25,10 +26,12 @@ from .properties import (
     Property,
     PropertyKind,
     Quant,
+    Sees,
     Size,
     Sort,
     Var,
 )
+from .ruleset import RuleSet
 
 
 class Backend(Protocol):
@@ -98,6 +101,10 @@ class Backend(Protocol):
     def action_field(self, name: str) -> Any:
         """A field of the step's action: kind (ActionKind), card (Object), player (Player),
         n (Int) or zone (Zone). card and player are only ever passed to eq."""
+
+    def sees(self, player: int, slot: int, primed: bool) -> Any:
+        """The Bool: player `player` may see the face of the object in `slot` under the rules in
+        force, in the next state when `primed`."""
 
 
 def evaluate(target: Property | Expr, backend: Backend, slots: tuple[Slot, ...], players: int) -> Any:
@@ -204,6 +211,8 @@ class _Evaluator:
                 return b.size(zone, None if player_var is None else env[player_var], primed)
             case ActionField(name):
                 return b.action_field(name)
+            case Sees(player_var, object_var, primed):
+                return b.sees(env[player_var], env[object_var], primed)
             case Not(operand):
                 return b.not_(self.value(operand, env))
             case BinOp("and" | "or" as op, _, _):
@@ -252,6 +261,7 @@ class ConcreteBackend:
     before: GameState
     action: Action | None = None
     after: GameState | None = None
+    ruleset: RuleSet | None = None  # needed only by sees()
 
     def bool_const(self, b: bool) -> bool:
         return b
@@ -321,6 +331,11 @@ class ConcreteBackend:
             raise ValueError("a step property needs an action to evaluate action fields")
         return getattr(self.action, name)
 
+    def sees(self, player: int, slot: int, primed: bool) -> bool:
+        if self.ruleset is None:
+            raise ValueError("sees() needs the rule set: who may see a face depends on the rules in force")
+        return sees(self.ruleset, self.state(primed), player, slot)
+
     def state(self, primed: bool) -> GameState:
         if not primed:
             return self.before
@@ -338,6 +353,7 @@ def evaluate_concrete(
     after: GameState | None = None,
     *,
     players: int | None = None,
+    ruleset: RuleSet | None = None,
 ) -> bool:
     """Whether the property holds of `before` (an always property) or of the step
     `before --action--> after` (a step property). `players` defaults to the owners in `slots`."""
@@ -345,5 +361,5 @@ def evaluate_concrete(
         raise ValueError(f"step property '{prop.id}' needs an action and the next state")
     if players is None:
         players = 1 + max((s.owner for s in slots), default=-1)
-    backend = ConcreteBackend(slots, card_types, before, action, after)
+    backend = ConcreteBackend(slots, card_types, before, action, after, ruleset)
     return bool(evaluate(prop, backend, slots, players))

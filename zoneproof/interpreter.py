@@ -38,12 +38,14 @@ SOURCES: dict[ActionKind, tuple[Zone, ...]] = {
     K.PUT_ONTO_BATTLEFIELD: (Zone.HAND, Zone.LIBRARY, Zone.GRAVEYARD, Zone.EXILE, Zone.COMMAND),
     K.PUT_INTO_LIBRARY: (Zone.HAND, Zone.BATTLEFIELD, Zone.GRAVEYARD, Zone.STACK, Zone.EXILE, Zone.COMMAND),
     K.RETURN_TO_HAND: (Zone.BATTLEFIELD, Zone.STACK, Zone.GRAVEYARD, Zone.EXILE, Zone.COMMAND),
+    K.PUT_ONTO_BATTLEFIELD_FACE_DOWN: (Zone.HAND, Zone.LIBRARY, Zone.GRAVEYARD, Zone.EXILE, Zone.COMMAND),
 }
 # Actions that use the `player` field, and those that take no card. Tuples, not sets: the encoder
 # iterates them, and set order varies between processes.
 USES_PLAYER = (
     K.DRAW, K.MILL, K.CAST, K.SACRIFICE, K.PUT_INTO_LIBRARY, K.SHUFFLE, K.GAIN_CONTROL,
     K.CREATE_TOKEN, K.PUT_ONTO_BATTLEFIELD, K.SHUFFLE_HAND_INTO_LIBRARY, K.REORDER,
+    K.CAST_FACE_DOWN, K.PUT_ONTO_BATTLEFIELD_FACE_DOWN,
 )
 NO_CARD = (K.SHUFFLE, K.REORDER, K.SHUFFLE_HAND_INTO_LIBRARY, K.STATE_BASED_ACTIONS)
 # Actions whose `n` places the card when the rule that fixes the place is off.
@@ -90,7 +92,7 @@ def uses_position(world: World, action: Action) -> bool:
     k = action.kind
     if k is K.PUT_INTO_LIBRARY:
         return True
-    if k is K.CAST:
+    if k in (K.CAST, K.CAST_FACE_DOWN):
         return not world.on(Behaviour.STACK_PUSH_TOP)
     if k in GRAVEYARD_BOUND:
         if k is K.RESOLVE and world.card_types[action.card] not in SPELL_ONLY_TYPES:
@@ -123,7 +125,8 @@ class _Step:
 
     def __init__(self, world: World, state: GameState, action: Action):
         self.world = world
-        self.objects = list(state.objects)
+        # `revealed` speaks of one step only: each step starts with nothing revealed (see reveal()).
+        self.objects = [o.moved(revealed=False) if o.revealed else o for o in state.objects]
         self.before = state
         self.action = action
         self.rules: list[str] = []
@@ -222,7 +225,7 @@ class _Step:
         self.require(n <= size_before + 1, f"position {n} from the top is past the bottom of the {zone.value}")
         return 0 if n == BOTTOM else size_before + 1 - n
 
-    def move(self, index: int, zone: Zone, named: int, controller: int | None = None, keep_effect: bool = False) -> None:
+    def move(self, index: int, zone: Zone, named: int, controller: int | None = None, keep_effect: bool = False, face_down: bool = False) -> None:
         """Move one object to another zone: leave its old pile, enter the new one, become a new object."""
         old = self.objects[index]
         if self.token_stuck(index):
@@ -248,7 +251,7 @@ class _Step:
             whose=whose,
             pos=pos,
             controller=controller if in_play and controller is not None else owner,
-            face_down=False,
+            face_down=face_down,
         )
         changes.update(self.new_object(old, keep_effect))
         self.objects[index] = old.moved(**changes)
@@ -272,6 +275,7 @@ class _Step:
     def run(self) -> Outcome:
         handler = getattr(self, f"do_{self.action.kind.value}")
         handler()
+        self.reveal()
         if self.action.kind not in (K.SHUFFLE, K.REORDER, K.SHUFFLE_HAND_INTO_LIBRARY):
             self.require(not self.action.order, f"{self.action.kind.value} records no order")
         return Outcome(GameState(tuple(self.objects)), tuple(self.rules))
@@ -311,10 +315,21 @@ class _Step:
         if rule:
             self.require(o.pos == len(self.pile(Zone.STACK, 0)) - 1, f"{self.name(c)} is not the top of the stack (405.5)")
             self.cite(rule)
-        if self.world.card_types[c] in SPELL_ONLY_TYPES:
+        if self.world.card_types[c] in SPELL_ONLY_TYPES and not self.face_down_creature(o):
             self.move(c, Zone.GRAVEYARD, o.controller)
         else:
-            self.move(c, Zone.BATTLEFIELD, o.controller, controller=o.controller, keep_effect=True)
+            face_down = o.face_down and self.world.on(Behaviour.FACE_DOWN_SPELL_BECOMES_FACE_DOWN)
+            if face_down:
+                self.cite(face_down)
+            self.move(c, Zone.BATTLEFIELD, o.controller, controller=o.controller, keep_effect=True, face_down=bool(face_down))
+
+    def face_down_creature(self, o: ObjectState) -> bool:
+        """708.2a: a face-down spell is a creature spell whatever the card is, so even a face-down
+        instant or sorcery resolves onto the battlefield."""
+        rule = o.face_down and self.world.on(Behaviour.FACE_DOWN_CHARACTERISTICS)
+        if rule:
+            self.cite(rule)
+        return bool(rule)
 
     def do_counter(self) -> None:
         c, o = self.target()
@@ -476,6 +491,78 @@ class _Step:
             for rank, i in enumerate(sorted(members, key=lambda i: self.objects[i].pos)):
                 self.objects[i] = self.objects[i].moved(pos=rank)
 
+    # ---------------------------------------------------------------- face-down spells and permanents (708)
+
+    @staticmethod
+    def revealed_by_move(before: ObjectState, after: ObjectState) -> bool:
+        """708.9: a face-down permanent leaving the battlefield, or a face-down spell leaving the stack
+        for anywhere but the battlefield."""
+        if not before.face_down:
+            return False
+        if before.zone is Zone.BATTLEFIELD:
+            return after.zone is not Zone.BATTLEFIELD
+        return before.zone is Zone.STACK and after.zone not in (Zone.STACK, Zone.BATTLEFIELD)
+
+    def reveal(self) -> None:
+        """Mark what this step revealed to all players (708.9)."""
+        rule = self.world.on(Behaviour.FACE_DOWN_REVEAL)
+        if not rule:
+            return
+        for i, (old, new) in enumerate(zip(self.before.objects, self.objects)):
+            if self.revealed_by_move(old, new):
+                self.cite(rule)
+                self.objects[i] = new.moved(revealed=True)
+
+    def do_cast_face_down(self) -> None:
+        c, o = self.target()
+        p = self.action.player
+        self.require(o.zone is Zone.HAND and o.whose == p, f"{self.name(c)} is not in {PLAYER_NAMES[p]}'s hand")
+        self.require(not self.slot(c).is_token, "a token cannot be cast")
+        if self.world.card_types[c] is CardType.LAND:
+            rule = self.world.on(Behaviour.FACE_DOWN_CHARACTERISTICS)
+            self.require(rule is not None, f"{self.name(c)} is a land and cannot be cast (without 708.2a a face-down spell keeps its card types)")
+            self.cite(rule)
+        self.move(c, Zone.STACK, p, controller=p, face_down=True)
+
+    def do_put_onto_battlefield_face_down(self) -> None:
+        c, o = self.target()
+        p = self.action.player
+        self.require(self.source_allowed(o.zone, SOURCES[K.PUT_ONTO_BATTLEFIELD_FACE_DOWN]), f"{self.name(c)} cannot be put onto the battlefield from {o.zone.value}")
+        if not self.slot(c).is_token and self.world.card_types[c] in SPELL_ONLY_TYPES:
+            keeps_out = self.world.on(Behaviour.SPELLS_STAY_OFF_BATTLEFIELD)
+            turned_first = self.world.on(Behaviour.FACE_DOWN_BEFORE_ENTERING)
+            characteristics = self.world.on(Behaviour.FACE_DOWN_CHARACTERISTICS)
+            if keeps_out and turned_first and characteristics:
+                # 708.3: turned face down before it enters, so it enters as a 2/2 creature (708.2a).
+                self.cite(turned_first)
+                self.cite(characteristics)
+            elif keeps_out:
+                self.cite(keeps_out)
+                return
+        self.move(c, Zone.BATTLEFIELD, p, controller=p, face_down=True)
+
+    def do_turn_face_up(self) -> None:
+        c, o = self.target()
+        permanents_only = self.world.on(Behaviour.FACE_UP_PERMANENTS_ONLY)
+        on_field = o.zone is Zone.BATTLEFIELD
+        spell = o.zone is Zone.STACK and not permanents_only
+        self.require(
+            o.face_down and (on_field or spell),
+            f"{self.name(c)} is not a face-down permanent" + (" (708.7: a spell cannot be turned face up)" if o.zone is Zone.STACK and permanents_only else ""),
+        )
+        if on_field and not self.slot(c).is_token and self.world.card_types[c] in SPELL_ONLY_TYPES:
+            keeps_out = self.world.on(Behaviour.SPELLS_STAY_OFF_BATTLEFIELD)
+            if keeps_out:
+                # Face up it would be an instant or sorcery on the battlefield: it stays face down.
+                self.cite(keeps_out)
+                return
+        same = self.world.on(Behaviour.FACE_UP_SAME_OBJECT)
+        if same:
+            self.cite(same)
+            self.objects[c] = o.moved(face_down=False)
+        else:
+            self.objects[c] = o.moved(face_down=False, gen=o.gen + 1, **NO_MEMORY, effect=False)
+
 
 def check_initial(world: World, state: GameState) -> None:
     """A check starts at the start of a game: each deck in its owner's library, sideboards outside."""
@@ -494,3 +581,26 @@ def check_initial(world: World, state: GameState) -> None:
     for slot, t in zip(world.slots, world.card_types):
         if slot.is_token and t is not CardType.CREATURE:
             raise IllegalAction(f"token {slot.name} must be a creature")
+
+
+def sees(ruleset: RuleSet, state: GameState, player: int, index: int) -> bool:
+    """Whether `player` may see the face of the object in slot `index` (400.2, 402.3, 708.5, 708.9).
+
+    Not in the game (outside, a token that does not exist): nobody. Revealed by the step that led
+    here (708.9): everyone. Face down: on the battlefield or the stack its controller (708.5),
+    elsewhere nobody (406.3, 708.5). Face up: a hand only its player, a library nobody (400.2,
+    401.2, 402.3); a public zone everyone."""
+    o = state.objects[index]
+    if o.zone in (Zone.OUTSIDE, Zone.NOWHERE):
+        return False
+    if o.revealed:
+        return True
+    if o.face_down:
+        return (
+            o.zone in (Zone.BATTLEFIELD, Zone.STACK)
+            and ruleset.active(Behaviour.FACE_DOWN_CONTROLLER_LOOKS) is not None
+            and o.controller == player
+        )
+    if o.zone in (Zone.LIBRARY, Zone.HAND) and ruleset.active(Behaviour.HIDDEN_ZONES) is not None:
+        return o.zone is Zone.HAND and o.whose == player
+    return True

@@ -68,6 +68,9 @@ class ActionKind(str, Enum):
     ATTACH = "attach"
     APPLY_EFFECT = "apply_effect"
     STATE_BASED_ACTIONS = "state_based_actions"
+    CAST_FACE_DOWN = "cast_face_down"
+    PUT_ONTO_BATTLEFIELD_FACE_DOWN = "put_onto_battlefield_face_down"
+    TURN_FACE_UP = "turn_face_up"
 
 
 class Behaviour(str, Enum):
@@ -89,6 +92,14 @@ class Behaviour(str, Enum):
     TOKEN_STAYS = "token-stays"  # 111.8
     OUTSIDE_UNTOUCHABLE = "outside-untouchable"  # 400.11c
     ZONE_WIDE = "zone-wide"  # 400.12
+    HIDDEN_ZONES = "hidden-zones"  # 400.2: only a hand's player sees it; nobody sees a library
+    FACE_DOWN_CHARACTERISTICS = "face-down-characteristics"  # 708.2a: a face-down object is a 2/2 creature
+    FACE_DOWN_BEFORE_ENTERING = "face-down-before-entering"  # 708.3
+    FACE_DOWN_SPELL_BECOMES_FACE_DOWN = "face-down-spell-becomes-face-down"  # 708.4
+    FACE_DOWN_CONTROLLER_LOOKS = "face-down-controller-looks"  # 708.5
+    FACE_UP_PERMANENTS_ONLY = "face-up-permanents-only"  # 708.7
+    FACE_UP_SAME_OBJECT = "face-up-same-object"  # 708.8
+    FACE_DOWN_REVEAL = "face-down-reveal"  # 708.9
     ZONE_CLOSED = "zone-closed"  # no rule of the Comprehensive Rules: for experiments, "what if nothing could enter exile"
     DOCUMENTED = "documented"  # a rule the model records but that constrains no transition
 
@@ -153,6 +164,8 @@ class ObjectState:
     `pos` counts from the bottom of an ordered zone (library, graveyard, stack); elsewhere 0.
     `gen` is the object identity: it goes up by one each time the card becomes a new object.
     counters, tapped, attached and effect are the memory that 400.7 wipes.
+    `revealed`: the step that led to this state revealed the object to all players (708.9); every
+    step sets it afresh, so it says nothing about earlier steps.
     """
 
     zone: Zone
@@ -165,12 +178,13 @@ class ObjectState:
     tapped: bool = False
     attached: bool = False
     effect: bool = False
+    revealed: bool = False
 
     def moved(self, **changes) -> "ObjectState":
         return replace(self, **changes)
 
 
-STATE_FIELDS = ("zone", "whose", "controller", "pos", "gen", "face_down", "counters", "tapped", "attached", "effect")
+STATE_FIELDS = ("zone", "whose", "controller", "pos", "gen", "face_down", "counters", "tapped", "attached", "effect", "revealed")
 MEMORY_FIELDS = ("counters", "tapped", "attached", "effect")
 MAX_COUNTERS = 2
 

@@ -75,7 +75,11 @@ FUNCTIONS: dict[str, tuple[Type, bool]] = {
     "effect": (Type.BOOL, False),
     "type": (Type.CARD_TYPE, True),
     "is_token": (Type.BOOL, True),
+    "revealed": (Type.BOOL, False),
 }
+# `sees(p, c)`: player p may see the face of object c (400.2, 402.3, 708.5, 708.9); it depends on
+# the rules in force, so each backend asks the rule set.
+SEES = "sees"
 ACTION_FIELDS: dict[str, Type] = {
     "kind": Type.ACTION_KIND,
     "card": Type.OBJECT,
@@ -155,6 +159,15 @@ class Size(Node):
 
 
 @dataclass(frozen=True)
+class Sees(Node):
+    """`sees(p, c)`, or `sees'(p, c)` in the next state: player p may see the face of object c."""
+
+    player_var: str
+    object_var: str
+    primed: bool
+
+
+@dataclass(frozen=True)
 class ActionField(Node):
     name: str  # kind, card, player, n, zone
 
@@ -191,7 +204,7 @@ class Quant(Node):
     body: Expr
 
 
-Expr = Union[BoolLit, IntLit, Const, Var, Apply, Size, ActionField, Not, BinOp, In, Quant]
+Expr = Union[BoolLit, IntLit, Const, Var, Apply, Size, ActionField, Not, BinOp, In, Quant, Sees]
 
 
 @dataclass(frozen=True)
@@ -514,7 +527,7 @@ class _Checker:
             raise self.error(f"variable '{name}' is already bound; choose another name", token)
         if name in CONSTANTS or name in BOOL_NAMES:
             raise self.error(f"'{name}' is a constant; choose another variable name", token)
-        if name in FUNCTIONS or name in ("size", "action"):
+        if name in FUNCTIONS or name in ("size", "action", SEES):
             raise self.error(f"'{name}' is a built-in name; choose another variable name", token)
 
     def int_literal(self, token: Token) -> IntLit:
@@ -544,7 +557,7 @@ class _Checker:
                 meanings = tuple(m for m in meanings if CONST_TYPES[type(m)] is hint) or meanings
             const = Const(meanings[0], **where)
             return const, const.type
-        if name in FUNCTIONS or name == "size":
+        if name in FUNCTIONS or name in ("size", SEES):
             raise self.error(f"'{name}' is a function; write {name}(...)", token)
         if name == "action":
             raise self.error(f"'action' needs a field: {', '.join('action.' + f for f in ACTION_FIELDS)}", token)
@@ -556,12 +569,14 @@ class _Checker:
         fn = fn_token.value.rstrip("'")
         primed = fn_token.value.endswith("'")
         args = arguments.children if arguments is not None else []
-        if fn != "size" and fn not in FUNCTIONS:
-            raise self.error(f"unknown function '{fn}'{did_you_mean(fn, [*FUNCTIONS, 'size'])}", fn_token)
+        if fn not in ("size", SEES) and fn not in FUNCTIONS:
+            raise self.error(f"unknown function '{fn}'{did_you_mean(fn, [*FUNCTIONS, 'size', SEES])}", fn_token)
         if primed and self.kind is PropertyKind.ALWAYS:
             raise self.error(f"{fn}'(...) reads the next state; only a step property can use it", fn_token)
         if fn == "size":
             return self.size(tree, fn_token, args, scope, primed)
+        if fn == SEES:
+            return self.sees(tree, fn_token, args, scope, primed)
         if len(args) != 1:
             raise self.error(f"{fn}() takes 1 argument, got {len(args)}", fn_token)
         var = self.variable(args[0], scope, f"the argument of {fn}()")
@@ -588,6 +603,17 @@ class _Checker:
                 raise self.error(message, args[1])
             player_var = var.name
         return Size(zone, player_var, primed, **self.position(tree)), Type.INT
+
+    def sees(self, tree: Tree, fn_token: Token, args: list[Tree], scope: Scope, primed: bool) -> tuple[Expr, Type]:
+        if len(args) != 2:
+            raise self.error(f"sees() takes a player and an object, as in sees(p, c), got {len(args)} arguments", fn_token)
+        player = self.variable(args[0], scope, "the first argument of sees()")
+        if player.sort is not Sort.PLAYER:
+            raise self.error(f"the first argument of sees() must be a player, but '{player.name}' is an object", args[0])
+        obj = self.variable(args[1], scope, "the second argument of sees()")
+        if obj.sort is Sort.PLAYER:
+            raise self.error(f"the second argument of sees() must be an object, but '{obj.name}' is a player", args[1])
+        return Sees(player.name, obj.name, primed, **self.position(tree)), Type.BOOL
 
     def variable(self, tree: Tree, scope: Scope, what: str) -> Var:
         if _is_bare_name(tree) and tree.children[0].value in scope:
@@ -622,7 +648,7 @@ def expr_text(node: Expr) -> str:
     operand is parenthesised, so no precedence rule is needed to read it."""
 
     def operand(x: Expr) -> str:
-        atomic = isinstance(x, (BoolLit, IntLit, Const, Var, Apply, Size, ActionField))
+        atomic = isinstance(x, (BoolLit, IntLit, Const, Var, Apply, Size, ActionField, Sees))
         return expr_text(x) if atomic else f"({expr_text(x)})"
 
     match node:
@@ -641,6 +667,8 @@ def expr_text(node: Expr) -> str:
             return f"size{chr(39) if primed else ''}({zone.value}{player})"
         case ActionField(name):
             return f"action.{name}"
+        case Sees(player_var, object_var, primed):
+            return f"{SEES}{chr(39) if primed else ''}({player_var}, {object_var})"
         case Not(operand_):
             return f"not {operand(operand_)}"
         case BinOp(op, left, right):

@@ -33,8 +33,8 @@ class Replay:
 def _backend_at(world: World, prop: Property, initial: GameState, steps: tuple[Step, ...], index: int) -> ConcreteBackend:
     states = [initial] + [s.state for s in steps]
     if prop.kind is PropertyKind.ALWAYS:
-        return ConcreteBackend(world.slots, world.card_types, states[index])
-    return ConcreteBackend(world.slots, world.card_types, states[index - 1], steps[index - 1].action, states[index])
+        return ConcreteBackend(world.slots, world.card_types, states[index], ruleset=world.ruleset)
+    return ConcreteBackend(world.slots, world.card_types, states[index - 1], steps[index - 1].action, states[index], world.ruleset)
 
 
 def first_violation(world: World, prop: Property, initial: GameState, steps: tuple[Step, ...]) -> int | None:

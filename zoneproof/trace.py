@@ -98,6 +98,7 @@ def _objects_json(state: GameState, slots: tuple[Slot, ...]) -> dict:
             "tapped": o.tapped,
             "attached": o.attached,
             "effect": o.effect,
+            "revealed": o.revealed,
         }
 
     return {"#map": [[slot.name, record(o)] for slot, o in zip(slots, state.objects)]}
@@ -281,6 +282,7 @@ def read_trace(path: Path) -> Trace:
                 tapped=r.typed(values["tapped"], bool, f"{at}.tapped"),
                 attached=r.typed(values["attached"], bool, f"{at}.attached"),
                 effect=r.typed(values["effect"], bool, f"{at}.effect"),
+                revealed=r.typed(values["revealed"], bool, f"{at}.revealed"),
             ))
         card_types = tuple(r.enum(CardType, types[s.name], f"state {i}, card_type[{s.name}]") for s in slots)
         return GameState(tuple(result)), card_types
