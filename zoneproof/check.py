@@ -95,6 +95,10 @@ class Unrolling:
             self._violations[key] = z3.And(self.active[k - 1], bad) if k > 0 else bad
         return self._violations[key]
 
+    def reached(self, k: int, goal):
+        """The first k steps are taken and the goal holds of state k."""
+        return z3.And(self.active[k - 1], goal) if k > 0 else goal
+
     def before_step(self, k: int, goal):
         """The first k steps are taken and step k is not, so the goal may speak of step k's free
         variables (an action and a next state that the transition relation does not constrain)."""

@@ -709,6 +709,19 @@ class Encoding:
         """Step t's transition with one rule switched off, whatever the rule literals say."""
         return z3.substitute(z3.And(self.trans(t)), (self.rule_literal[rule_id], self.false()))
 
+    def visibility_without(self, t: int, rule_id: str) -> z3.BoolRef:
+        """Some player sees the face of some object in state t with the rule in force and not
+        without it, or the other way round (a rule that decides only who sees what changes no step)."""
+        off = (self.rule_literal[rule_id], self.false())
+        differ = []
+        for p in range(self.players):
+            for c in range(len(self.slots)):
+                seen = self.sees(t, p, c)
+                without = z3.substitute(seen, off)
+                if not without.eq(seen):
+                    differ.append(z3.Xor(seen, without))
+        return self.any_of(differ)
+
     def no_outcome(self, t: int) -> z3.BoolRef:
         """At step t a single-target action applies to its target but the rules leave it no legal
         outcome. A position the player chooses (n of a graveyard or stack arrival) is fixed at the

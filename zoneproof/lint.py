@@ -15,8 +15,8 @@ from enum import Enum
 import z3
 
 from .check import CheckResult, Unrolling, Verdict, counterexample
-from .interpreter import IllegalAction, World, apply
-from .model import Action, ActionKind, Behaviour, GameState, Scope
+from .interpreter import IllegalAction, World, apply, sees
+from .model import PLAYER_NAMES, Action, ActionKind, Behaviour, GameState, Scope
 from .properties import BinOp, Expr, Property, PropertyKind, Quant, expr_text, parse_properties
 from .replay import execute
 from .report import changes, describe_action
@@ -301,13 +301,17 @@ def _rule_finding(prober: _Prober, rule_id: str) -> RuleFinding:
         reason = f"restates {rule.restates}" if rule.restates else "constrains no transition"
         return RuleFinding(rule_id, Status.DOCUMENTED, reason)
     e = prober.encoding
+    if not z3.is_false(e.visibility_without(0, rule_id)):
+        view = prober.least(lambda k: prober.unrolling.reached(k, e.visibility_without(k, rule_id)), 0, scope.depth)
+        if view.found is not None:
+            return _confirm_view_change(e, *view.found, ruleset, rule_id, scope)
     search = prober.ascending(prober.before_step(lambda k: z3.Xor(z3.And(e.trans(k)), e.trans_without(k, rule_id))), 0, scope.depth - 1)
     if search.found is None:
         if search.unknown:
             return RuleFinding(rule_id, Status.UNKNOWN, f"{search.unknown}: no answer whether removing it changes a step")
         others = [r for r in ruleset.rules_for(rule.behaviour) if r != rule_id and set(rule.zones) <= set(_zones_of(ruleset, r))]
         also = f"; {', '.join(others)} provide{'s' if len(others) == 1 else ''} the same behaviour" if others else ""
-        return RuleFinding(rule_id, Status.DEAD, f"removing it changes no step within {scope.depth} steps{also}")
+        return RuleFinding(rule_id, Status.DEAD, f"removing it changes no step and no player's view within {scope.depth} steps{also}")
     k, model = search.found
     return _confirm_rule_matters(e, model, k, ruleset, rule_id, scope)
 
@@ -340,6 +344,31 @@ def _confirm_rule_matters(e, model, k: int, ruleset: RuleSet, rule_id: str, scop
     else:
         change = f"decides {shown} at step {k + 1}: with it, {effect(with_rule)}; without it, {effect(without_rule)}"
     return RuleFinding(rule_id, Status.LIVE, change)
+
+
+def _confirm_view_change(e, k: int, model, ruleset: RuleSet, rule_id: str, scope: Scope) -> RuleFinding:
+    """The interpreter must see who may see a face change in state k when the rule is removed."""
+    card_types, states, actions = e.decode(model, k)
+    world = World(ruleset, e.slots, card_types, scope.players)
+    steps, mismatch = execute(world, states[0], actions, recorded=states[1:])
+    if mismatch:
+        return RuleFinding(rule_id, Status.ERROR, f"the run found by Z3 does not replay in the interpreter: {mismatch}")
+    seen = _view_change(world, steps[-1].state if steps else states[0], rule_id)
+    if not seen:
+        return RuleFinding(rule_id, Status.ERROR, f"Z3 says removing it changes who sees what after step {k}; the interpreter sees no change")
+    return RuleFinding(rule_id, Status.LIVE, f"decides who sees what after step {k}: {seen}")
+
+
+def _view_change(world: World, state: GameState, rule_id: str) -> str:
+    """How removing the rule changes who may see the face of an object in the state ("" if not at all)."""
+    without = world.ruleset.without([rule_id])
+    for c, slot in enumerate(world.slots):
+        for p in range(world.players):
+            with_it, without_it = sees(world.ruleset, state, p, c), sees(without, state, p, c)
+            if with_it != without_it:
+                can = lambda yes: "may" if yes else "may not"  # noqa: E731
+                return f"with it, {PLAYER_NAMES[p]} {can(with_it)} see the face of {slot.name}; without it, {PLAYER_NAMES[p]} {can(without_it)}"
+    return ""
 
 
 def _outcome(world: World, state: GameState, action: Action) -> GameState | str:
