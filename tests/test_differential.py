@@ -203,6 +203,7 @@ mostly = st.sampled_from([True, True, True, False])
 NEEDS_SETUP = {
     K.CAST, K.RESOLVE, K.COUNTER, K.DESTROY, K.SACRIFICE, K.REORDER,
     K.GAIN_CONTROL, K.TURN_FACE_DOWN, K.TAP, K.ADD_COUNTER, K.ATTACH, K.APPLY_EFFECT,
+    K.CAST_FACE_DOWN, K.TURN_FACE_UP,
 }
 
 
@@ -366,6 +367,10 @@ B1_TO_A = [act(K.PUT_ONTO_BATTLEFIELD, B1, A), act(K.RETURN_TO_HAND, B1)]
 SPELL_WITH_EFFECT = [act(K.DRAW, A1, A), act(K.CAST, A1, A), act(K.APPLY_EFFECT, A1), act(K.RESOLVE, A1)]
 MARKED_AND_RETURNED = [act(K.PUT_ONTO_BATTLEFIELD, A1, A), act(K.TAP, A1), act(K.ADD_COUNTER, A1), act(K.APPLY_EFFECT, A1), act(K.RETURN_TO_HAND, A1)]
 COMMAND = [act(K.MOVE_TO_COMMAND, A1), act(K.TURN_FACE_DOWN, A1), act(K.MOVE_TO_COMMAND, A1)]
+FACE_DOWN_SPELL = [act(K.DRAW, A1, A), act(K.CAST_FACE_DOWN, A1, A), act(K.APPLY_EFFECT, A1), act(K.RESOLVE, A1)]
+FACE_DOWN_MARKED = [act(K.PUT_ONTO_BATTLEFIELD_FACE_DOWN, A1, B), act(K.TAP, A1), act(K.APPLY_EFFECT, A1), act(K.TURN_FACE_UP, A1)]
+FACE_DOWN_LEAVES = [act(K.PUT_ONTO_BATTLEFIELD_FACE_DOWN, A1, A), act(K.GAIN_CONTROL, A1, B), act(K.RETURN_TO_HAND, A1), act(K.DRAW, A2, A)]
+LAND = {A1: CardType.LAND}
 SCENARIOS = [
     # (id, removed rules, card types other than creature, actions)
     ("400.3-destroy", (), {}, [act(K.PUT_ONTO_BATTLEFIELD, A1, A), act(K.GAIN_CONTROL, A1, B), act(K.DESTROY, A1)]),
@@ -413,6 +418,20 @@ SCENARIOS = [
     ("400.5-off-graveyard", ("400.5",), {}, [act(K.MILL, A1, A), act(K.MILL, A2, A), act(K.REORDER, player=A, zone=Zone.GRAVEYARD, **order("graveyard/A", A1, A2))]),
     ("400.5-off-stack", ("400.5",), {}, CAST_BOTH + [act(K.REORDER, zone=Zone.STACK, **order("stack", A1, A2))]),
     ("shuffle", (), {}, [act(K.SHUFFLE, player=B, **order("library/B", B2, B1))]),
+    ("708.4-face-down-spell", (), {}, FACE_DOWN_SPELL),
+    ("708.4-off", ("708.4",), {}, FACE_DOWN_SPELL),
+    ("708.2a-face-down-instant-resolves", (), INSTANT, FACE_DOWN_SPELL),
+    ("708.2a-off-instant", ("708.2a",), INSTANT, FACE_DOWN_SPELL),
+    ("708.2a-face-down-land", (), LAND, [act(K.DRAW, A1, A), act(K.CAST_FACE_DOWN, A1, A), act(K.COUNTER, A1)]),
+    ("708.3-face-down-instant-enters", (), INSTANT, [act(K.PUT_ONTO_BATTLEFIELD_FACE_DOWN, A1, A), act(K.TURN_FACE_UP, A1), act(K.DESTROY, A1)]),
+    ("708.3-off", ("708.3",), INSTANT, [act(K.PUT_ONTO_BATTLEFIELD_FACE_DOWN, A1, A), act(K.PUT_ONTO_BATTLEFIELD_FACE_DOWN, B1, A)]),
+    ("708.3-off-400.4a-off", ("708.3", "400.4a"), INSTANT, [act(K.PUT_ONTO_BATTLEFIELD_FACE_DOWN, A1, A), act(K.TURN_FACE_UP, A1)]),
+    ("708.8", (), {}, FACE_DOWN_MARKED),
+    ("708.8-off", ("708.8",), {}, FACE_DOWN_MARKED),
+    ("708.7-off", ("708.7",), {}, [act(K.DRAW, A1, A), act(K.CAST_FACE_DOWN, A1, A), act(K.TURN_FACE_UP, A1), act(K.RESOLVE, A1)]),
+    ("708.9", (), {}, FACE_DOWN_LEAVES),
+    ("708.9-off", ("708.9",), {}, FACE_DOWN_LEAVES),
+    ("708.9-spell-countered", (), {}, [act(K.DRAW, A1, A), act(K.CAST_FACE_DOWN, A1, A), act(K.COUNTER, A1), act(K.STATE_BASED_ACTIONS)]),
 ]
 
 

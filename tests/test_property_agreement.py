@@ -12,6 +12,7 @@ import z3
 from hypothesis import given, note
 
 from tests.test_differential import (
+    CURRENT,
     DIFFERENTIAL,
     describe,
     encoding,
@@ -19,6 +20,7 @@ from tests.test_differential import (
 )
 from zoneproof.encoder import SymbolicBackend
 from zoneproof.evaluate import ConcreteBackend, evaluate
+from zoneproof.interpreter import sees
 from zoneproof.properties import PropertyKind, stock_properties
 
 PROPERTIES = stock_properties()
@@ -37,25 +39,32 @@ def symbolic(depth: int, prop_index: int, t: int):
     return evaluate(PROPERTIES[prop_index], SymbolicBackend(e, t), e.slots, e.players)
 
 
+def run_values(e, removed, types, states, actions) -> list:
+    """(variable, value) pairs fixing every variable of the run: types, states, actions and rules."""
+    fixed = e.types_are(types)
+    for t, state in enumerate(states):
+        fixed += e.state_is(t, state)
+    for t, action in enumerate(actions):
+        fixed += e.action_is(t, action)
+    rules = [(literal, z3.BoolVal(rule_id not in removed, e.ctx)) for rule_id, literal in e.rule_literal.items()]
+    return [variable_and_value(eq) for eq in fixed] + rules
+
+
 @DIFFERENTIAL
 @given(legal_runs())
 def test_both_evaluations_of_every_stock_property_agree(run):
     removed, types, states, actions = run
     note(describe(removed, types, actions))
     e = encoding(len(actions))[0]
-    fixed = e.types_are(types)
-    for t, state in enumerate(states):
-        fixed += e.state_is(t, state)
-    for t, action in enumerate(actions):
-        fixed += e.action_is(t, action)
+    ruleset = CURRENT.without(list(removed))
     # every variable a property reads is fixed to the run's value: substitute and simplify
-    values = [variable_and_value(eq) for eq in fixed]
+    values = run_values(e, removed, types, states, actions)
     for index, prop in enumerate(PROPERTIES):
         for t in range(len(states)):
             if prop.kind is PropertyKind.ALWAYS:
-                concrete = ConcreteBackend(e.slots, types, states[t])
+                concrete = ConcreteBackend(e.slots, types, states[t], ruleset=ruleset)
             elif t < len(actions):
-                concrete = ConcreteBackend(e.slots, types, states[t], actions[t], states[t + 1])
+                concrete = ConcreteBackend(e.slots, types, states[t], actions[t], states[t + 1], ruleset)
             else:
                 continue
             expected = evaluate(prop, concrete, e.slots, e.players)
@@ -63,3 +72,21 @@ def test_both_evaluations_of_every_stock_property_agree(run):
             assert z3.is_true(value) or z3.is_false(value), f"{prop.id} at step {t} reads a variable the run does not fix"
             actual = z3.is_true(value)
             assert actual == expected, f"{prop.id} at step {t}: the interpreter says {expected}, the encoder {actual}"
+
+
+@DIFFERENTIAL
+@given(legal_runs())
+def test_both_views_of_who_sees_each_face_agree(run):
+    """sees(p, c) for every player and object in every state of the run, under the run's rules."""
+    removed, types, states, actions = run
+    note(describe(removed, types, actions))
+    e = encoding(len(actions))[0]
+    ruleset = CURRENT.without(list(removed))
+    values = run_values(e, removed, types, states, actions)
+    for t, state in enumerate(states):
+        for p in range(e.players):
+            for c, slot in enumerate(e.slots):
+                value = z3.simplify(z3.substitute(e.sees(t, p, c), *values))
+                assert z3.is_true(value) or z3.is_false(value), f"sees at step {t} reads a variable the run does not fix"
+                expected = sees(ruleset, state, p, c)
+                assert z3.is_true(value) == expected, f"step {t}: may {'AB'[p]} see {slot.name}? the interpreter says {expected}, the encoder {not expected}"

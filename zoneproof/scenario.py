@@ -2,7 +2,7 @@
 
 A scenario names its rule set, its cards (owner, type, token or sideboard, where each starts) and
 its steps, written with the same action names the traces use; after any step it may state what a
-person expects: where a card is, who controls it, its place in a pile, whether it is still the same
+person expects: where a card is, who controls it, its place in a pile, who may see its face, whether it is still the same
 object, whether its memory survived, or that the step is illegal.
 """
 
@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .errors import InputError, Location, did_you_mean
-from .interpreter import IllegalAction, World, apply
+from .interpreter import IllegalAction, World, apply, sees
 from .model import (
     ORDERED_ZONES,
     PERSONAL_ZONES,
@@ -35,7 +35,7 @@ from .ruleset import RuleSet, load_ruleset, parse_toml
 from .trace import Trace, write_atomically
 
 EXPECTATION_KEYS = {"card", "zone", "whose", "controller", "position", "same_object_as_step", "new_object_since_step",
-                    "counters", "tapped", "attached", "effect", "exists"}
+                    "counters", "tapped", "attached", "effect", "exists", "face_down", "revealed", "seen_by"}
 STEP_KEYS = {"action", "card", "player", "n", "zone", "order", "cards", "illegal", "expect"}
 CARD_KEYS = {"name", "owner", "type", "token", "sideboard", "start"}
 
@@ -249,6 +249,11 @@ def _step(r: _Reader, raw: dict, number: int, names: dict, player_names: dict) -
     for e in expectations:
         r.known_keys(e, EXPECTATION_KEYS, f"{where} expectation")
         r.choice(e.get("card"), names, f"card in {where} expectation")
+        seen_by = e.get("seen_by", [])
+        if not isinstance(seen_by, list):
+            r.fail(f"{where}: `seen_by` lists the players who may see the card's face, e.g. [\"A\"] or []", needle)
+        for player_name in seen_by:
+            r.choice(player_name, player_names, f"player in {where} seen_by", needle)
         parsed.append(Expectation(e["card"], tuple((k, v) for k, v in e.items() if k != "card")))
     action = Action(kind=kind, card=card, player=player, n=n, zone=zone, order=order, cards=cards)
     return ScenarioStep(action, illegal, tuple(parsed), r.line_of(needle))
@@ -289,7 +294,12 @@ def _check(scenario: Scenario, number: int, step: ScenarioStep, states: list[Gam
         slot = scenario.names[e.card]
         o = now.objects[slot]
         for key, expected in e.checks:
-            actual = _observe(key, expected, slot, o, now, states)
+            if key == "seen_by":
+                world = scenario.world
+                actual = [PLAYER_NAMES[p] for p in range(world.players) if sees(world.ruleset, now, p, slot)]
+                expected = sorted(expected)
+            else:
+                actual = _observe(key, expected, slot, o, now, states)
             if actual != expected:
                 failures.append(Failure(number, f"{e.card}: expected {key} = {expected!r}, got {actual!r}"))
     return failures
