@@ -28,6 +28,10 @@ ORACLE = [
     ("400.4a", "spells-not-permanents", 1),
     ("400.11c", "outside-the-game", 1),
     ("400.12", "zone-wide", 2),
+    ("400.2", "hidden-zones", 0),
+    ("708.5", "face-down-visibility", 1),
+    ("708.9", "face-down-reveal", 2),
+    ("708.8", "face-up-same-object", 2),
 ]
 
 

@@ -228,6 +228,20 @@ def test_emit_scenario_writes_a_scenario_that_runs(run, tmp_path):
     assert code == 0 and "1 scenarios: 1 passed, 0 failed" in out
 
 
+FACE_DOWN_ORACLE = [("708.5", "face-down-visibility"), ("708.9", "face-down-reveal"), ("708.8", "face-up-same-object"), ("400.2", "hidden-zones")]
+
+
+@pytest.mark.parametrize("rule, prop_id", FACE_DOWN_ORACLE, ids=[p for _, p in FACE_DOWN_ORACLE])
+def test_removing_a_visibility_rule_gives_a_counterexample_that_replay_confirms(run, tmp_path, rule, prop_id):
+    code, out, _ = run("check", "--no-lint", "mtg-current", "--without", rule, "-p", prop_id, "--emit", "itf", "--emit", "scenario", "--out", "cx")
+    assert code == 1 and f"{prop_id}" in out and "violated" in out
+    stem = tmp_path / "cx" / f"mtg-current--without-{rule}--{prop_id}"
+    code, out, err = run("replay", f"{stem}.itf.json")
+    assert code == 0 and err == "" and "✓ confirmed" in out
+    code, out, _ = run("run", f"{stem}.scenario.toml")
+    assert code == 0 and "1 scenarios: 1 passed, 0 failed" in out
+
+
 def test_no_command_prints_the_help(run):
     code, out, err = run()
     assert code == 2 and err == ""

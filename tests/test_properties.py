@@ -12,12 +12,14 @@ from hypothesis import strategies as st
 from zoneproof.errors import InputError
 from zoneproof.evaluate import evaluate_concrete
 from zoneproof.model import Action, ActionKind, CardType, GameState, Scope, Zone, initial_state, slots_for
+from zoneproof.ruleset import load_ruleset
 from zoneproof.properties import (
     BinOp,
     Const,
     Node,
     PropertyKind,
     Quant,
+    expr_text,
     load_properties,
     parse_properties,
     stock_properties,
@@ -36,8 +38,12 @@ STOCK = {
     "spells-not-permanents": ("400.4a",),
     "outside-the-game": ("400.11c",),
     "zone-wide": ("400.12",),
+    "face-down-visibility": ("708.5",),
+    "face-down-reveal": ("708.9",),
+    "face-up-same-object": ("708.8",),
+    "hidden-zones": ("400.2", "401.2", "402.3"),
 }
-ALWAYS = {"owner-zones", "one-zone", "spells-not-permanents"}
+ALWAYS = {"owner-zones", "one-zone", "spells-not-permanents", "face-down-visibility", "hidden-zones"}
 
 
 def stock(prop_id: str):
@@ -135,6 +141,19 @@ def test_load_properties_reads_a_file(tmp_path):
         (
             "always forall c: object. size(stack, c) > 0",
             "f.zp:4:40: error: stack is not a player's zone; write size(stack) without a player",
+        ),
+        (
+            "always forall c: object, p: player. sees(c, p)",
+            "f.zp:4:44: error: the first argument of sees() must be a player, but 'c' is an object",
+        ),
+        ("always forall p: player. sees(p)", "f.zp:4:28: error: sees() takes a player and an object, as in sees(p, c), got 1 arguments"),
+        (
+            "always forall p: player, q: player. sees(p, q)",
+            "f.zp:4:47: error: the second argument of sees() must be an object, but 'q' is a player",
+        ),
+        (
+            "always forall p: player, c: object. sees'(p, c)",
+            "f.zp:4:39: error: sees'(...) reads the next state; only a step property can use it",
         ),
         (
             "always forall c: objet. true",
@@ -301,4 +320,27 @@ def test_size_and_players_quantifier():
 def test_stock_always_properties_hold_initially():
     for prop in stock_properties():
         if prop.kind is PropertyKind.ALWAYS:
-            assert evaluate_concrete(prop, SLOTS, CARD_TYPES, START), prop.id
+            assert evaluate_concrete(prop, SLOTS, CARD_TYPES, START, ruleset=load_ruleset("mtg-current")), prop.id
+
+
+SEES_OWN_HAND = one_property("always forall p: player, c: object. zone(c) == hand -> (sees(p, c) <-> whose(c) == p)")
+
+
+def test_sees_depends_on_the_rules_in_force():
+    (prop,) = parse_properties(SEES_OWN_HAND, "f.zp")
+    in_hand = changed(START, A1, zone=Zone.HAND, pos=0)
+    assert evaluate_concrete(prop, SLOTS, CARD_TYPES, in_hand, ruleset=load_ruleset("mtg-current")) is True
+    assert evaluate_concrete(prop, SLOTS, CARD_TYPES, in_hand, ruleset=load_ruleset("mtg-current").without(["400.2"])) is False
+    assert evaluate_concrete(prop, SLOTS, CARD_TYPES, changed(in_hand, A1, revealed=True), ruleset=load_ruleset("mtg-current")) is False
+
+
+def test_sees_without_a_rule_set_is_a_programming_error():
+    (prop,) = parse_properties(SEES_OWN_HAND, "f.zp")
+    with pytest.raises(ValueError, match="rule set"):
+        evaluate_concrete(prop, SLOTS, CARD_TYPES, START)
+
+
+def test_sees_prints_back_as_it_reads():
+    text = one_property("step forall p: player, c: object. sees(p, c) -> sees'(p, c)")
+    (prop,) = parse_properties(text, "f.zp")
+    assert expr_text(prop.expr) == "forall p: player, c: object. sees(p, c) -> sees'(p, c)"

@@ -49,21 +49,23 @@ def changes(before: GameState, after: GameState, slots: tuple[Slot, ...]) -> lis
     """One phrase per object that changed: where it went and which fields changed."""
     phrases = []
     for i, (o, o2) in enumerate(zip(before.objects, after.objects)):
-        if o == o2:
-            continue
+        if o.moved(revealed=False) == o2.moved(revealed=False) and not o2.revealed:
+            continue  # a reveal lasts one step: its end is no change
         bits = []
         if (o.zone, o.whose) != (o2.zone, o2.whose):
             bits.append(f"{where(o)} → {where(o2)}{_position(after, i)}")
         elif o.pos != o2.pos:
             bits.append(f"{where(o)}{_position(before, i)} → {_position(after, i).strip()}")
         for f in fields(o):
-            if f.name in ("zone", "whose", "pos"):
+            if f.name in ("zone", "whose", "pos", "revealed"):
                 continue
             a, b = getattr(o, f.name), getattr(o2, f.name)
             if a != b:
                 if f.name == "controller":
                     a, b = PLAYER_NAMES[a], PLAYER_NAMES[b]
                 bits.append(f"{f.name} {a} → {b}")
+        if o2.revealed:
+            bits.append("revealed to all (708.9)")
         phrases.append(f"{slots[i].name}: " + ", ".join(bits))
     return phrases
 

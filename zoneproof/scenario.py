@@ -371,6 +371,10 @@ def scenario_from_trace(trace: Trace, violation: str) -> dict:
                 e["whose"] = PLAYER_NAMES[o2.whose]
             if o2.zone in ORDERED_ZONES:
                 e["position"] = step.state.size(o2.zone, o2.whose) - o2.pos
+            if o.face_down or o2.face_down:
+                e["face_down"] = o2.face_down
+            if o.revealed or o2.revealed:
+                e["revealed"] = o2.revealed
             key = "same_object_as_step" if o.gen == o2.gen else "new_object_since_step"
             e[key] = number - 1
             expectations.append(e)
