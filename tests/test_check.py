@@ -32,6 +32,8 @@ ORACLE = [
     ("708.5", "face-down-visibility", 1),
     ("708.9", "face-down-reveal", 2),
     ("708.8", "face-up-same-object", 2),
+    ("708.7", "face-up-same-object", 3),
+    ("708.4", "spells-not-permanents", 3),
 ]
 
 

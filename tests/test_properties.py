@@ -40,7 +40,7 @@ STOCK = {
     "zone-wide": ("400.12",),
     "face-down-visibility": ("708.5",),
     "face-down-reveal": ("708.9",),
-    "face-up-same-object": ("708.8",),
+    "face-up-same-object": ("708.7", "708.8"),
     "hidden-zones": ("400.2", "401.2", "402.3"),
 }
 ALWAYS = {"owner-zones", "one-zone", "spells-not-permanents", "face-down-visibility", "hidden-zones"}
