@@ -166,15 +166,17 @@ def format_ruleset(ruleset: RuleSet) -> list[str]:
         traits = ["personal" if z.personal else "shared", "hidden" if z.hidden else "public", "ordered" if z.ordered else "unordered"]
         lines.append(f"    {z.zone.value:<12} {', '.join(traits)}")
     lines.append("  rules:")
+    behaviour_width = max([28] + [len(r.behaviour.value) + 1 for r in ruleset.rules])
     for rule in ruleset.rules:
-        lines.append(f"    {rule.id:<8} {rule.behaviour.value:<28} {rule.summary}")
+        lines.append(f"    {rule.id:<8} {rule.behaviour.value:<{behaviour_width}} {rule.summary}")
     if ruleset.expectations:
         lines.append("  expected verdicts (holds for every other property):")
         for e in ruleset.expectations:
             lines.append(f"    {e.property:<22} {e.verdict:<9} {e.reason}")
     lines.append("  actions:")
+    action_width = max([26] + [len(a.kind.value) + 1 for a in ruleset.actions])
     for a in ruleset.actions:
-        lines.append(f"    {a.kind.value:<26} [{', '.join(a.cites)}] {a.summary}")
+        lines.append(f"    {a.kind.value:<{action_width}} [{', '.join(a.cites)}] {a.summary}")
     return lines
 
 
