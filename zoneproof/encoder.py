@@ -138,6 +138,7 @@ class Encoding:
         self._states: list[StateVars] = []
         self._steps: list[StepVars] = []
         self._sizes: dict = {}
+        self._trans: dict[int, list] = {}
 
     # ---------------------------------------------------------------- basics
 
@@ -323,6 +324,12 @@ class Encoding:
     # ---------------------------------------------------------------- transitions
 
     def trans(self, t: int) -> list:
+        """The constraints of step t (built once: lint asks for the same step once per rule)."""
+        if t not in self._trans:
+            self._trans[t] = self._build_trans(t)
+        return list(self._trans[t])
+
+    def _build_trans(self, t: int) -> list:
         s, s2, a = self.state(t), self.state(t + 1), self.step(t)
         facts = [self.any_of(a.kind == self.kind_c[d.kind] for d in self.ruleset.actions)]
         facts += self._canonical_fields(a)
