@@ -73,13 +73,15 @@ class Unrolling:
     """The transition system unrolled to the depth bound; each step switched on by a flag, so that
     one query can ask for a goal at any step up to a bound."""
 
-    def __init__(self, ruleset: RuleSet, scope: Scope, props: list[Property] = ()):
+    def __init__(self, ruleset: RuleSet, scope: Scope, props: list[Property] = (), rules_as_facts: bool = True):
+        """With `rules_as_facts` false the rule literals are left open: each query passes the rules
+        in force as assumptions (`rule_assumptions`), so one solver serves many removals (coverage)."""
         bound = Encoding(ruleset, scope).variable_bound()
         self.encoding = Encoding(ruleset, scope, max([int_reach(p, bound) for p in props], default=0))
         self.depth = scope.depth
         e = self.encoding
         self.active = [z3.Bool(f"active@{t}", e.ctx) for t in range(scope.depth)]
-        self.facts = e.init() + e.rule_values()
+        self.facts = e.init() + (e.rule_values() if rules_as_facts else [])
         self.facts += [z3.Implies(self.active[t + 1], self.active[t]) for t in range(scope.depth - 1)]
         self.steps = [z3.Implies(self.active[t], z3.And(e.trans(t))) for t in range(scope.depth)]
         self._violations: dict = {}
@@ -105,10 +107,16 @@ class Unrolling:
         taken = [self.active[k - 1]] if k > 0 else []
         return z3.And(*taken, z3.Not(self.active[k]), goal)
 
+    def rule_assumptions(self, ruleset: RuleSet) -> list:
+        """The rule literals' values for `ruleset` (this file with some rules removed)."""
+        e = self.encoding
+        return [z3.Not(lit) if rule_id in ruleset.removed else lit for rule_id, lit in e.rule_literal.items()]
+
     def query(self, goal_at: Callable[[int], z3.BoolRef], first: int, bound: int, seed: int, timeout_ms: float,
-              solver: z3.Solver | None = None) -> SolverResult:
+              solver: z3.Solver | None = None, assumptions: tuple = ()) -> SolverResult:
         """Does goal_at(k) hold for some k in first..bound? With `solver` (from `incremental`), the
-        goal is added under a fresh assumption, so that one solver serves many small queries."""
+        goal is added under a fresh assumption, so that one solver serves many small queries;
+        `assumptions` are passed along with it."""
         if timeout_ms <= 0:
             return SolverResult(Answer.UNKNOWN, reason="budget")
         goal = z3.Or([goal_at(k) for k in range(first, bound + 1)])
@@ -116,7 +124,7 @@ class Unrolling:
             self._goals += 1
             flag = z3.Bool(f"goal#{self._goals}", self.encoding.ctx)
             solver.add(z3.Implies(flag, goal))
-            return check(solver, [flag], timeout_ms)
+            return check(solver, [flag, *assumptions], timeout_ms)
         solver = new_solver(self.encoding.ctx, seed)
         solver.add(self.facts)
         solver.add(self.steps[:bound] if bound < self.depth else self.steps)
@@ -131,12 +139,12 @@ class Unrolling:
         return solver
 
     def shortest(self, goal_at: Callable[[int], z3.BoolRef], first: int, bound: int, seed: int, deadline: float,
-                 solver: z3.Solver | None = None) -> "Search":
+                 solver: z3.Solver | None = None, assumptions: tuple = ()) -> "Search":
         """The least k in first..bound where goal_at(k) can hold, with its model. One query asks for
         any k up to the bound; when one is found at k, the query is repeated with bound k - 1."""
         found = None  # (k, model) of the least k so far
         while bound >= first:
-            answer = self.query(goal_at, first, bound, seed, (deadline - time.monotonic()) * 1000, solver)
+            answer = self.query(goal_at, first, bound, seed, (deadline - time.monotonic()) * 1000, solver, assumptions)
             if answer.answer is Answer.UNKNOWN:
                 reason = "timeout" if answer.reason in ("timeout", "canceled", "budget") else answer.reason
                 return Search(found, least=False, unknown=reason)
@@ -166,7 +174,26 @@ def check_properties(ruleset: RuleSet, props: list[Property], scope: Scope, seed
     return [_check_one(unrolling, ruleset, prop, scope, seed, timeout, setup) for prop in props]
 
 
-def _check_one(unrolling: Unrolling, ruleset, prop, scope, seed, timeout, setup) -> CheckResult:
+def check_removals(ruleset: RuleSet, rule_ids: list[str], props: list[Property], scope: Scope, seed: int = 0,
+                   timeout: float = 60.0) -> dict[str, list[CheckResult]]:
+    """check_properties of `ruleset.without([rule])` for each rule, on one unrolling and one
+    incremental solver: the rules in force are assumptions of each query, not facts."""
+    started = time.monotonic()
+    unrolling = Unrolling(ruleset, scope, props, rules_as_facts=False)
+    solver = unrolling.incremental(seed)
+    setup = time.monotonic() - started
+    results = {}
+    for rule_id in rule_ids:
+        removed = ruleset.without([rule_id])
+        assumptions = tuple(unrolling.rule_assumptions(removed))
+        results[rule_id] = [
+            _check_one(unrolling, removed, prop, scope, seed, timeout, setup, solver, assumptions) for prop in props
+        ]
+        setup = 0.0
+    return results
+
+
+def _check_one(unrolling: Unrolling, ruleset, prop, scope, seed, timeout, setup, solver=None, assumptions=()) -> CheckResult:
     started = time.monotonic() - setup
     elapsed = lambda: time.monotonic() - started  # noqa: E731
 
@@ -174,7 +201,7 @@ def _check_one(unrolling: Unrolling, ruleset, prop, scope, seed, timeout, setup)
         return CheckResult(ruleset, prop, verdict, depth, elapsed(), trace, reason, found)
 
     first = 0 if prop.kind is PropertyKind.ALWAYS else 1
-    search = unrolling.shortest(lambda k: unrolling.violation(prop, k), first, scope.depth, seed, started + timeout)
+    search = unrolling.shortest(lambda k: unrolling.violation(prop, k), first, scope.depth, seed, started + timeout, solver, assumptions)
     if search.found is None:
         if search.unknown:
             return result(Verdict.UNKNOWN, scope.depth, reason=f"{search.unknown} (no violation up to depth {scope.depth} could be ruled out)")
