@@ -33,7 +33,7 @@ class Sort(str, Enum):
     """What a quantified variable ranges over."""
 
     OBJECT = "object"  # every slot
-    CARD = "card"  # deck and sideboard cards
+    CARD = "card"  # deck, sideboard and commander cards
     TOKEN = "token"  # token slots
     PLAYER = "player"
 
@@ -75,6 +75,7 @@ FUNCTIONS: dict[str, tuple[Type, bool]] = {
     "effect": (Type.BOOL, False),
     "type": (Type.CARD_TYPE, True),
     "is_token": (Type.BOOL, True),
+    "is_commander": (Type.BOOL, True),
 }
 ACTION_FIELDS: dict[str, Type] = {
     "kind": Type.ACTION_KIND,

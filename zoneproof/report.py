@@ -32,6 +32,8 @@ def describe_action(action: Action, slots: tuple[Slot, ...]) -> str:
         parts.append(f"n={action.n}")
     if action.cards:
         parts.append("cards=" + ",".join(slots[i].name for i in action.cards))
+    if action.to_command:
+        parts.append("to_command")
     for key, order in action.order:
         parts.append(f"{key}=[" + " ".join(slots[i].name for i in order) + "]")
     return " ".join(parts)
