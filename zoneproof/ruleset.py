@@ -239,7 +239,7 @@ def parse_ruleset(data: bytes, path: str, origin: str) -> RuleSet:
         reader.fail(f"unknown variant {variant!r}{did_you_mean(str(variant), VARIANTS)}; one of: {', '.join(VARIANTS)} (or leave it out)", "variant")
     for r in rules:
         if r.behaviour in COMMANDER_BEHAVIOURS and variant != "commander":
-            reader.fail(f"rule {r.id}: {r.behaviour.value} needs `variant = \"commander\"` at the top level (commanders exist only in that variant)", r.id)
+            reader.fail(f"rule {r.id}: {r.behaviour.value} needs `variant = \"commander\"` at the top level (commanders exist only in that variant)", f'id = "{r.id}"')
     reader.check_unique([r.id for r in rules], "rule")
     reader.check_unique([a.kind.value for a in actions], "action")
     reader.check_unique([z.zone.value for z in zones], "zone")
