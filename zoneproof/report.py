@@ -161,7 +161,10 @@ def expected_json(r: CheckResult) -> dict | None:
 
 
 def format_ruleset(ruleset: RuleSet) -> list[str]:
-    lines = [f"{ruleset.name}: {ruleset.title}", f"  source: {ruleset.source}", "  zones:"]
+    lines = [f"{ruleset.name}: {ruleset.title}", f"  source: {ruleset.source}"]
+    if ruleset.is_commander:
+        lines.append("  variant: commander (one commander per player, starting in the command zone: 903.3, 903.6)")
+    lines.append("  zones:")
     for z in ruleset.zones:
         traits = ["personal" if z.personal else "shared", "hidden" if z.hidden else "public", "ordered" if z.ordered else "unordered"]
         lines.append(f"    {z.zone.value:<12} {', '.join(traits)}")
