@@ -58,7 +58,11 @@ def test_mtg_2010_against_mtg_current_json(run, tmp_path):
     [prop] = doc["properties"]
     assert prop == {"property": "command-in-command", "a": "violated", "b": "holds", "flips": True,
                     "trace": "counterexamples/mtg-2010--command-in-command.itf.json"}
-    assert {(b["kind"], b["allowed_by"], b["steps"]) for b in doc["behaviours"]} == {("move_to_command", "a", 2), ("move_to_command", "b", 2)}
+    # reverse_illegal_cast (601.2) is an action of mtg-current only: draw, then the reversed proposal
+    assert {(b["kind"], b["allowed_by"], b["steps"]) for b in doc["behaviours"]} == {
+        ("move_to_command", "a", 2), ("move_to_command", "b", 2), ("reverse_illegal_cast", "b", 2),
+    }
+    assert doc["actions_only_b"] == ["reverse_illegal_cast"]
     assert doc["agree"] is False and doc["problems"] == []
 
 
