@@ -20,6 +20,7 @@ from zoneproof.model import Action, ActionKind, CardType, Scope, SlotKind, Zone,
 from zoneproof.properties import stock_properties
 from zoneproof.replay import replay_trace
 from zoneproof.ruleset import load_ruleset
+from zoneproof.scenario import load_scenario, run_scenario, write_scenario
 from zoneproof.trace import read_trace, write_trace
 
 K = ActionKind
@@ -159,6 +160,16 @@ def test_commander_return_holds_today_and_is_violated_under_the_2020_wording(tmp
     assert old.verdict is Verdict.VIOLATED and old.depth == 2
     assert COMMANDER_2020.expected("commander-return").verdict == "violated"
     replayed(old, tmp_path)
+
+
+def test_a_commander_counterexample_becomes_a_scenario_that_runs(tmp_path):
+    [old] = check_properties(COMMANDER_2020, [PROPS["commander-return"]], SMALL)
+    path = tmp_path / "cx.scenario.toml"
+    write_scenario(old.trace, "commander-return fails", path)
+    text = path.read_text()
+    assert "commander = true" in text and "to_command = true" in text
+    result = run_scenario(load_scenario(path))
+    assert result.passed, result.failures
 
 
 def test_removing_903_9a_breaks_commander_return_with_a_replayable_counterexample(tmp_path):

@@ -25,7 +25,6 @@ from .model import (
     GameState,
     ObjectState,
     Slot,
-    SlotKind,
     Zone,
     zone_key,
 )
