@@ -3,7 +3,8 @@ commander slots only where a rule set declares the variant, the owner's choices 
 action, the stock properties commander-return and illegal-cast-reversed with a replayable
 counterexample when their rule is removed, and the input errors of the new keys.
 
-Scopes are small (one or two players, one deck card, no sideboard or token) to keep this file fast.
+Scopes are small (one or two players, two deck cards, no sideboard or token) to keep this file fast;
+in a Commander rule set one of each deck's cards is the commander (903.5a).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ K = ActionKind
 PROPS = {p.id: p for p in stock_properties()}
 COMMANDER = load_ruleset("mtg-commander")
 COMMANDER_2020 = load_ruleset("mtg-commander-2020")
-SMALL = Scope(players=1, cards=1, sideboard=0, tokens=0, depth=2)
+SMALL = Scope(players=1, cards=2, sideboard=0, tokens=0, depth=2)  # for a Commander rule set: one library card and the commander
 
 
 def replayed(result, tmp_path) -> None:
@@ -53,7 +54,11 @@ def test_only_a_rule_set_of_the_commander_variant_has_commander_slots():
         encoding = Encoding(ruleset, ruleset.scope_for(Scope()))
         assert not any(s.is_commander for s in encoding.slots)
         assert all(f.eq(encoding.false()) for f in encoding.state(0).fresh)  # no new variables
-    slots = slots_for(COMMANDER.scope_for(Scope(players=2)))
+    made = COMMANDER.scope_for(Scope(players=2, cards=3))
+    assert (made.cards, made.commanders) == (2, 1)  # 903.5a: the commander is one of the deck's cards
+    assert COMMANDER.scope_for(made) == made and load_ruleset("mtg-current").scope_for(made) == Scope(players=2, cards=3)
+    assert COMMANDER.scope_for(Scope(cards=0)).commanders == 0
+    slots = slots_for(made)
     assert [s.name for s in slots if s.kind is SlotKind.COMMANDER] == ["A-cmd1", "B-cmd1"]
 
 
@@ -191,7 +196,7 @@ def test_removing_601_2_breaks_illegal_cast_reversed_with_a_replayable_counterex
 
 @pytest.mark.parametrize("ruleset", [COMMANDER, COMMANDER_2020], ids=lambda r: r.name)
 def test_owner_zones_holds_under_both_commander_rule_sets(ruleset):
-    [result] = check_properties(ruleset, [PROPS["owner-zones"]], Scope(players=2, cards=1, sideboard=0, tokens=0, depth=3))
+    [result] = check_properties(ruleset, [PROPS["owner-zones"]], Scope(players=2, cards=2, sideboard=0, tokens=0, depth=3))
     assert result.verdict is Verdict.HOLDS
 
 

@@ -148,7 +148,7 @@ START = start_state()
 CREATURES = tuple(CardType.CREATURE for _ in SLOTS)
 NAMES_ONLY = World(CURRENT, SLOTS, CREATURES, 2)  # for state_difference, which needs the slots' names
 CURRENT_HARNESS = Harness(CURRENT, scope(MAX_DEPTH), SLOTS, START)
-COMMANDER_SCOPE = Scope(players=2, cards=1, sideboard=0, tokens=1, depth=MAX_DEPTH)
+COMMANDER_SCOPE = Scope(players=2, cards=2, sideboard=0, tokens=1, depth=MAX_DEPTH)  # one of the two cards is the commander
 COMMANDER_HARNESSES = [harness(load_ruleset(name), COMMANDER_SCOPE) for name in ("mtg-commander", "mtg-commander-2020")]
 COMMANDER_EXAMPLES = settings(DIFFERENTIAL, max_examples=max(1, EXAMPLES // 2))
 

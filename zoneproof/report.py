@@ -284,8 +284,8 @@ def format_diff_behaviours(result, paths: dict) -> list[str]:
 def format_diff(result, paths: dict) -> list[str]:
     s = result.scope
     lines = [
-        f"diff {result.name(result.a)} vs {result.name(result.b)}: {s.players} players, {s.cards} cards, {s.sideboard} sideboard,"
-        f" {s.tokens} tokens, depth {s.depth}"
+        f"diff {result.name(result.a)} vs {result.name(result.b)}: {s.players} players, {s.cards} cards,"
+        f"{' 1 commander,' if s.commanders else ''} {s.sideboard} sideboard, {s.tokens} tokens, depth {s.depth}"
     ]
     lines += format_diff_rules(result)
     lines += format_diff_properties(result, paths)
@@ -337,7 +337,7 @@ def diff_json(result, paths: dict) -> str:
 
 def _scope_text(scope) -> str:
     return (
-        f"{scope.players} players × {scope.cards} cards (+{scope.sideboard} sideboard, {scope.tokens} token"
+        f"{scope.players} players × {scope.cards} cards (+{'1 commander, ' if scope.commanders else ''}{scope.sideboard} sideboard, {scope.tokens} token"
         f"{'s' * (scope.tokens != 1)}), depth {scope.depth}"
     )
 
@@ -396,7 +396,8 @@ def lint_json(report, written: dict) -> str:
     return json.dumps({
         "ruleset": report.ruleset.name,
         "removed": list(report.ruleset.removed),
-        "scope": {"players": scope.players, "cards": scope.cards, "sideboard": scope.sideboard, "tokens": scope.tokens, "depth": scope.depth},
+        "scope": {"players": scope.players, "cards": scope.cards, "sideboard": scope.sideboard, "tokens": scope.tokens, "depth": scope.depth}
+        | ({"commanders": scope.commanders} if scope.commanders else {}),
         "seconds": round(report.seconds, 3),
         "problems": report.problems,
         "actions": [{"action": f.action.value, "status": f.status.value, "step": f.step, "detail": f.detail, "known": f.known or None} for f in report.actions],
@@ -445,7 +446,8 @@ def coverage_json(ruleset: RuleSet, scope, rows) -> str:
     return json.dumps({
         "ruleset": ruleset.name,
         "removed": list(ruleset.removed),
-        "scope": {"players": scope.players, "cards": scope.cards, "sideboard": scope.sideboard, "tokens": scope.tokens, "depth": scope.depth},
+        "scope": {"players": scope.players, "cards": scope.cards, "sideboard": scope.sideboard, "tokens": scope.tokens, "depth": scope.depth}
+        | ({"commanders": scope.commanders} if scope.commanders else {}),
         "rules": [
             {
                 "rule": row.rule,

@@ -93,9 +93,14 @@ class RuleSet:
         return self.variant == "commander"
 
     def scope_for(self, scope: Scope) -> Scope:
-        """The scope a check of this rule set uses: a commander per player for the Commander
-        variant (903.3), none otherwise, whatever the given scope says."""
-        return replace(scope, commanders=1 if self.is_commander else 0)
+        """The scope a check of this rule set uses. In the Commander variant a deck's cards include
+        its commander (903.5a), which starts in the command zone (903.6): of each player's `cards`,
+        one is the commander (when there is at least one card) and the rest start in the library.
+        Other rule sets have no commander. Idempotent: a scope already made for the variant, or for
+        the base game, comes back unchanged."""
+        deck = scope.cards + scope.commanders
+        commanders = min(1, deck) if self.is_commander else 0
+        return replace(scope, cards=deck - commanders, commanders=commanders)
 
     def fallback_replacement(self, zone: Zone) -> str | None:
         """903.9a removed: the rule whose removal brings back the replacement of the rules before
