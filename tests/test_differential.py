@@ -11,8 +11,13 @@ encoder -> interpreter: random models of the unrolled transition relation (rando
 random action kinds, cards and card types fixed; random solver seeds) are decoded and replayed in
 the interpreter with zoneproof.replay.execute, which must reach every recorded state.
 
-Hypothesis runs 40 examples per direction by default (5 long runs), which keeps the file under a
-minute on a 2-core machine. The environment variable ZONEPROOF_EXAMPLES sets the number for a
+The Commander rule sets (mtg-commander, mtg-commander-2020) get the same two directions on a
+smaller scope of their own (one deck card, one token slot and one commander per player), with
+runs that use the owner's choices: `to_command` on a move and the commanders state-based actions
+list (`cards`).
+
+Hypothesis runs 40 examples per direction by default (5 long runs; 20 per direction for the
+Commander rule sets), which keeps the file around a minute on a 2-core machine. The environment variable ZONEPROOF_EXAMPLES sets the number for a
 longer local run:
 
     ZONEPROOF_EXAMPLES=500 pytest -q tests/test_differential.py
@@ -24,7 +29,7 @@ from __future__ import annotations
 
 import copy
 import os
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 from itertools import chain, combinations, product
 
@@ -74,12 +79,15 @@ def scope(depth: int) -> Scope:
 
 
 @cache
-def encoding(depth: int) -> tuple[Encoding, list, list]:
+def encoding(depth: int, h: Harness | None = None) -> tuple[Encoding, list, list]:
     """The encoding of mtg-current unrolled to `depth`: (encoding, init() facts, trans(t) facts).
 
     One encoding serves every subset of removed rules: each rule's constraints are guarded by the
     rule's literal, and only `rule_values()` depends on which rules are removed (see
     test_transition_constraints_do_not_depend_on_the_removed_rules)."""
+    if h is not None:  # another rule set of the file (a Commander one), in its own scope
+        e = Encoding(h.ruleset, replace(h.scope, depth=depth))
+        return e, e.init(), list(chain.from_iterable(e.trans(t) for t in range(depth)))
     e = Encoding(CURRENT, scope(depth))
     return e, e.init(), list(chain.from_iterable(e.trans(t) for t in range(depth)))
 
@@ -89,6 +97,36 @@ def rule_values(e: Encoding, ruleset: RuleSet) -> list:
     view = copy.copy(e)
     view.ruleset = ruleset
     return view.rule_values()
+
+
+@dataclass(frozen=True)
+class Harness:
+    """What a run is checked against: a rule set of the file (the removed rules are drawn per run),
+    its scope's slots and the start of a game."""
+
+    ruleset: RuleSet
+    scope: Scope
+    slots: tuple
+    start: GameState
+
+    @property
+    def kinds(self) -> list[ActionKind]:
+        return [a.kind for a in self.ruleset.actions]
+
+    @property
+    def commanders(self) -> list[int]:
+        return [s.index for s in self.slots if s.is_commander]
+
+
+def harness(ruleset: RuleSet, base: Scope) -> Harness:
+    sc = ruleset.scope_for(base)
+    slots = slots_for(sc)
+    e = Encoding(ruleset, replace(sc, depth=0))
+    decks = {
+        p: sorted((s.index for s in slots if s.owner == p and s.kind is SlotKind.CARD), key=e.start_position)
+        for p in range(sc.players)
+    }
+    return Harness(ruleset, sc, slots, initial_state(slots, decks))
 
 
 SLOTS = slots_for(scope(MAX_DEPTH))
@@ -109,22 +147,36 @@ def start_state() -> GameState:
 START = start_state()
 CREATURES = tuple(CardType.CREATURE for _ in SLOTS)
 NAMES_ONLY = World(CURRENT, SLOTS, CREATURES, 2)  # for state_difference, which needs the slots' names
+CURRENT_HARNESS = Harness(CURRENT, scope(MAX_DEPTH), SLOTS, START)
+COMMANDER_SCOPE = Scope(players=2, cards=2, sideboard=0, tokens=1, depth=MAX_DEPTH)  # one of the two cards is the commander
+COMMANDER_HARNESSES = [harness(load_ruleset(name), COMMANDER_SCOPE) for name in ("mtg-commander", "mtg-commander-2020")]
+COMMANDER_EXAMPLES = settings(DIFFERENTIAL, max_examples=max(1, EXAMPLES // 2))
+
+
+def names_only(h: Harness) -> World:
+    return World(h.ruleset, h.slots, tuple(CardType.CREATURE for _ in h.slots), h.scope.players)
 
 
 # ---------------------------------------------------------------- generating legal runs
 
 
-removed_rules = st.one_of(
-    st.just(()),
-    st.sets(st.sampled_from(RULE_IDS), min_size=1).map(lambda ids: tuple(sorted(ids))),
-)
+def removed_rules_of(ruleset: RuleSet):
+    return st.one_of(
+        st.just(()),
+        st.sets(st.sampled_from([r.id for r in ruleset.rules]), min_size=1).map(lambda ids: tuple(sorted(ids))),
+    )
+
+
+removed_rules = removed_rules_of(CURRENT)
 
 
 @st.composite
-def card_types(draw) -> tuple[CardType, ...]:
+def card_types(draw, slots=SLOTS) -> tuple[CardType, ...]:
     return tuple(
-        CardType.CREATURE if s.is_token else draw(st.sampled_from(list(CardType)))
-        for s in SLOTS
+        CardType.CREATURE if s.is_token
+        else draw(st.sampled_from([CardType.CREATURE, CardType.PLANESWALKER])) if s.is_commander
+        else draw(st.sampled_from(list(CardType)))
+        for s in slots
     )
 
 
@@ -134,6 +186,7 @@ def _pile(state: GameState, zone: Zone, player: int | None) -> list[int]:
 
 
 def reordered_piles(world: World, state: GameState, action: Action) -> dict[str, list[int]]:
+    slots = world.slots
     """The piles whose new order the action must record, each with its current members (top first).
 
     For shuffle_hand_into_library these are the libraries that receive cards, predicted from the
@@ -153,11 +206,11 @@ def reordered_piles(world: World, state: GameState, action: Action) -> dict[str,
         hand = state.zone_members(Zone.HAND, p)
         moving = hand if world.on(Behaviour.ZONE_WIDE) else list(action.cards)
         if world.on(Behaviour.TOKEN_STAYS):
-            moving = [c for c in moving if not SLOTS[c].is_token]
+            moving = [c for c in moving if not slots[c].is_token]
         redirect = world.on(Behaviour.OWNER_REDIRECT, Zone.LIBRARY)
         piles: dict[str, list[int]] = {}
         for c in moving:
-            q = SLOTS[c].owner if redirect else p
+            q = slots[c].owner if redirect else p
             piles.setdefault(zone_key(Zone.LIBRARY, q), _pile(state, Zone.LIBRARY, q)).append(c)
         return piles
     return {}
@@ -169,16 +222,22 @@ def _subsets(cards: list[int]):
 
 def plausible_actions(world: World, state: GameState):
     """Every kind of the rule set with every card slot, player, small n and zone; `order` in the
-    current order of each pile (the caller draws a permutation)."""
+    current order of each pile (the caller draws a permutation). Where the scope has commanders,
+    also every owner's choice: `to_command` on a move, and the commanders state-based actions list."""
     zone_wide = world.on(Behaviour.ZONE_WIDE)
-    for kind in sorted({a.kind for a in world.ruleset.actions}, key=KINDS.index):
+    commanders = [s.index for s in world.slots if s.is_commander]
+    kinds = [a.kind for a in world.ruleset.actions]
+    for kind in kinds:
         zones = [None, *Zone] if kind is K.REORDER else [None]
-        for card, player, n, zone in product([None, *range(len(SLOTS))], (None, 0, 1), range(4), zones):
+        for card, player, n, zone in product([None, *range(len(world.slots))], (None, *range(world.players)), range(4), zones):
             picks = [()]
             if kind is K.SHUFFLE_HAND_INTO_LIBRARY and not zone_wide and player is not None:
                 picks = _subsets(state.zone_members(Zone.HAND, player))
-            for cards in picks:
-                action = Action(kind, card=card, player=player, n=n, zone=zone, cards=cards)
+            if kind is K.STATE_BASED_ACTIONS and commanders:
+                picks = _subsets(commanders)
+            choices = (False, True) if card in commanders else (False,)
+            for cards, to_command in product(picks, choices):
+                action = Action(kind, card=card, player=player, n=n, zone=zone, cards=cards, to_command=to_command)
                 piles = reordered_piles(world, state, action)
                 yield replace(action, order=tuple((key, tuple(pile)) for key, pile in piles.items()))
 
@@ -208,22 +267,22 @@ NEEDS_SETUP = {
 
 
 @st.composite
-def legal_runs(draw, length: int = MAX_DEPTH):
+def legal_runs(draw, length: int = MAX_DEPTH, h: Harness = CURRENT_HARNESS):
     """(removed rules, card types, states, actions) of a legal run of `length` actions. A run of
     the greatest length holds every shorter run as a prefix, and a failure names the first step that
     goes wrong (Hypothesis draws short runs far more often than long ones when given the choice)."""
-    removed = draw(removed_rules)
-    types = draw(card_types())
-    world = World(CURRENT.without(list(removed)), SLOTS, types, 2)
-    focus = draw(st.sets(st.sampled_from(range(len(SLOTS))), min_size=1, max_size=2))
-    states, actions = [START], []
+    removed = draw(removed_rules if h is CURRENT_HARNESS else removed_rules_of(h.ruleset))
+    types = draw(card_types(h.slots))
+    world = World(h.ruleset.without(list(removed)), h.slots, types, h.scope.players)
+    focus = draw(st.sets(st.sampled_from(range(len(h.slots))), min_size=1, max_size=2))
+    states, actions = [h.start], []
     for _ in range(length):
         legal = legal_actions(world, states[-1])
         on_focus = {k: [a for a in v if a.card is None or a.card in focus] for k, v in legal.items()}
         on_focus = {k: v for k, v in on_focus.items() if v}
         if on_focus and draw(mostly):
             legal = on_focus
-        kinds = sorted(legal, key=KINDS.index)
+        kinds = sorted(legal, key=h.kinds.index)
         fresh = [k for k in kinds if k not in {a.kind for a in actions}]
         if fresh and draw(mostly):
             kinds = fresh
@@ -251,7 +310,7 @@ def first_rejected_step(e: Encoding, base: list, states: list[GameState], action
     return None
 
 
-def rejection(e: Encoding, base: list, states: list[GameState], actions: list[Action]) -> str:
+def rejection(e: Encoding, base: list, states: list[GameState], actions: list[Action], names: World = NAMES_ONLY) -> str:
     """Which step of the run the encoder rejects, and what it would make of that step instead."""
     step = first_rejected_step(e, base, states, actions)
     assert step is not None, "the encoder admits every step on its own but not the whole run"
@@ -262,14 +321,14 @@ def rejection(e: Encoding, base: list, states: list[GameState], actions: list[Ac
     if solver.check() != z3.sat:
         return f"{problem}: it allows no step with these fields from the state before it"
     _, decoded, _ = e.decode(solver.model(), step)
-    difference = state_difference(NAMES_ONLY, decoded[step], states[step])
+    difference = state_difference(names, decoded[step], states[step])
     return f"{problem}; from the same state the encoder goes to one (the trace) where {difference}"
 
 
 RECORDS_ORDER = {K.SHUFFLE, K.REORDER, K.SHUFFLE_HAND_INTO_LIBRARY}
 
 
-def other_outcome(e: Encoding, base: list, states: list[GameState], actions: list[Action]) -> str | None:
+def other_outcome(e: Encoding, base: list, states: list[GameState], actions: list[Action], names: World = NAMES_ONLY) -> str | None:
     """An outcome of the actions, other than the interpreter's, that the encoder allows; None when
     the interpreter's states are the only ones. The action fields determine the states except for
     the new order of a shuffle or rearrangement (recorded in `order`, which the encoder does not
@@ -285,17 +344,18 @@ def other_outcome(e: Encoding, base: list, states: list[GameState], actions: lis
         return None
     _, decoded, _ = e.decode(solver.model(), len(actions))
     for t in range(1, len(states)):
-        difference = state_difference(NAMES_ONLY, decoded[t], states[t])
+        difference = state_difference(names, decoded[t], states[t])
         if difference:
             return f"after step {t} ({actions[t - 1]}) the encoder also allows a state (the trace) where {difference}"
     raise AssertionError("the model differs from the run in no state")
 
 
-def encoder_disagrees(removed, types, states: list[GameState], actions: list[Action]) -> str | None:
+def encoder_disagrees(removed, types, states: list[GameState], actions: list[Action], h: Harness = CURRENT_HARNESS) -> str | None:
     """None when the encoder admits exactly the interpreter's run from the start of a game, else
     what it gets wrong: a step it rejects, or another outcome it allows."""
-    e, init, trans = encoding(len(actions))
-    base = init + trans + rule_values(e, CURRENT.without(list(removed))) + e.types_are(types)
+    e, init, trans = encoding(len(actions), None if h is CURRENT_HARNESS else h)
+    base = init + trans + rule_values(e, h.ruleset.without(list(removed))) + e.types_are(types)
+    names = NAMES_ONLY if h is CURRENT_HARNESS else names_only(h)
     solver = z3.Solver(ctx=e.ctx)
     solver.add(base)
     for t, state in enumerate(states):
@@ -303,15 +363,15 @@ def encoder_disagrees(removed, types, states: list[GameState], actions: list[Act
     for t, action in enumerate(actions):
         solver.add(e.action_is(t, action))
     if solver.check() != z3.sat:
-        return rejection(e, base, states, actions)
-    return other_outcome(e, base, states, actions)
+        return rejection(e, base, states, actions, names)
+    return other_outcome(e, base, states, actions, names)
 
 
 # ---------------------------------------------------------------- interpreter -> encoder
 
 
-def describe(removed, types, actions) -> str:
-    lines = [f"removed rules: {list(removed)}", f"types: {[f'{s.name}={t.value}' for s, t in zip(SLOTS, types)]}"]
+def describe(removed, types, actions, slots=SLOTS) -> str:
+    lines = [f"removed rules: {list(removed)}", f"types: {[f'{s.name}={t.value}' for s, t in zip(slots, types)]}"]
     lines += [f"  {i}. {a}" for i, a in enumerate(actions, start=1)]
     return "\n".join(lines)
 
@@ -322,6 +382,19 @@ def test_the_encoder_admits_exactly_every_legal_interpreter_run(run):
     removed, types, states, actions = run
     note(describe(removed, types, actions))
     problem = encoder_disagrees(removed, types, states, actions)
+    assert problem is None, problem
+
+
+@COMMANDER_EXAMPLES
+@given(st.sampled_from(COMMANDER_HARNESSES).flatmap(lambda h: st.tuples(st.just(h), legal_runs(h=h))))
+def test_the_encoder_admits_exactly_every_legal_interpreter_run_of_a_commander_rule_set(example):
+    h, (removed, types, states, actions) = example
+    event(h.ruleset.name)
+    for action in actions:
+        if action.to_command or action.cards and action.kind is K.STATE_BASED_ACTIONS:
+            event(f"owner's choice: {action.kind.value}")
+    note(describe(removed, types, actions, h.slots))
+    problem = encoder_disagrees(removed, types, states, actions, h)
     assert problem is None, problem
 
 
@@ -432,6 +505,9 @@ SCENARIOS = [
     ("708.9", (), {}, FACE_DOWN_LEAVES),
     ("708.9-off", ("708.9",), {}, FACE_DOWN_LEAVES),
     ("708.9-spell-countered", (), {}, [act(K.DRAW, A1, A), act(K.CAST_FACE_DOWN, A1, A), act(K.COUNTER, A1), act(K.STATE_BASED_ACTIONS)]),
+    ("601.2", (), INSTANT, [act(K.DRAW, A1, A), act(K.REVERSE_ILLEGAL_CAST, A1, A)]),
+    ("601.2-off", ("601.2",), INSTANT, [act(K.DRAW, A1, A), act(K.REVERSE_ILLEGAL_CAST, A1, A)]),
+    ("601.2-off-without-400.7", ("601.2", "400.7"), {}, [act(K.BRING_IN, A_SB), act(K.REVERSE_ILLEGAL_CAST, A_SB, A)]),
 ]
 
 
@@ -447,28 +523,75 @@ def test_the_encoder_admits_exactly_the_scenarios_of_the_rules(removed, types, a
     assert problem is None, problem
 
 
+# Commander rule sets: slots A1, A-tok1, A-cmd1, B1, B-tok1, B-cmd1 (see COMMANDER_SCOPE).
+CA1, CA_TOK, CA_CMD, CB1, CB_TOK, CB_CMD = range(6)
+TODAY, OLD = COMMANDER_HARNESSES
+ON_BATTLEFIELD = [act(K.CAST, CA_CMD, A), act(K.RESOLVE, CA_CMD)]
+COMMANDER_SCENARIOS = [
+    # (id, harness, removed rules, actions)
+    ("903.9a", TODAY, (), ON_BATTLEFIELD + [act(K.DESTROY, CA_CMD), act(K.STATE_BASED_ACTIONS, cards=(CA_CMD,))]),
+    ("903.9a-declined", TODAY, (), [act(K.EXILE, CB_CMD), act(K.STATE_BASED_ACTIONS), act(K.EXILE, CB_CMD), act(K.STATE_BASED_ACTIONS, cards=(CB_CMD,))]),
+    ("903.9a-stolen", TODAY, (), ON_BATTLEFIELD + [act(K.GAIN_CONTROL, CA_CMD, B), act(K.SACRIFICE, CA_CMD, B), act(K.STATE_BASED_ACTIONS, cards=(CA_CMD,))]),
+    ("903.9a-with-token", TODAY, (), [act(K.CREATE_TOKEN, CA_TOK, A), act(K.DESTROY, CA_TOK), act(K.PUT_ONTO_BATTLEFIELD, CA_CMD, A), act(K.DESTROY, CA_CMD), act(K.STATE_BASED_ACTIONS, cards=(CA_CMD,))]),
+    ("903.9a-off", TODAY, ("903.9a",), ON_BATTLEFIELD + [act(K.DESTROY, CA_CMD, to_command=True)]),
+    ("903.9b", TODAY, (), ON_BATTLEFIELD + [act(K.RETURN_TO_HAND, CA_CMD, to_command=True)]),
+    ("903.9b-library", TODAY, (), [act(K.PUT_INTO_LIBRARY, CA_CMD, A, n=1), act(K.DRAW, CA_CMD, A, to_command=True)]),
+    ("903.9b-off", TODAY, ("903.9b",), ON_BATTLEFIELD + [act(K.RETURN_TO_HAND, CA_CMD), act(K.CAST, CA_CMD, A)]),
+    ("903.9b-400.3-off", TODAY, ("400.3",), [act(K.PUT_INTO_LIBRARY, CA_CMD, B, n=0), act(K.PUT_ONTO_BATTLEFIELD, CA_CMD, B), act(K.RETURN_TO_HAND, CA_CMD)]),
+    ("903.8-off", TODAY, ("903.8",), [act(K.PUT_ONTO_BATTLEFIELD, CB_CMD, A), act(K.EXILE, CB_CMD), act(K.STATE_BASED_ACTIONS, cards=(CB_CMD,))]),
+    ("601.2-commander", TODAY, (), [act(K.REVERSE_ILLEGAL_CAST, CA_CMD, A), act(K.CAST, CA_CMD, A)]),
+    ("601.2-off-commander", TODAY, ("601.2",), [act(K.REVERSE_ILLEGAL_CAST, CB_CMD, B), act(K.CAST, CB_CMD, B)]),
+    ("2020-903.9", OLD, (), ON_BATTLEFIELD + [act(K.DESTROY, CA_CMD, to_command=True), act(K.EXILE, CA_CMD), act(K.STATE_BASED_ACTIONS)]),
+    ("2020-903.9-mill", OLD, (), [act(K.PUT_INTO_LIBRARY, CB_CMD, B, n=1), act(K.MILL, CB_CMD, B, to_command=True)]),
+    ("2020-903.9-off", OLD, ("903.9",), ON_BATTLEFIELD + [act(K.EXILE, CA_CMD), act(K.STATE_BASED_ACTIONS)]),
+]
+
+
+@pytest.mark.parametrize("h, removed, actions", [pytest.param(*s[1:], id=s[0]) for s in COMMANDER_SCENARIOS])
+def test_the_encoder_admits_exactly_the_commander_scenarios(h, removed, actions):
+    world = World(h.ruleset.without(list(removed)), h.slots, tuple(CardType.CREATURE for _ in h.slots), h.scope.players)
+    states = [h.start]
+    for action in actions:
+        states.append(apply(world, states[-1], action).state)
+    problem = encoder_disagrees(removed, world.card_types, states, actions, h)
+    assert problem is None, problem
+
+
+def test_the_commander_harness_slots():
+    assert [s.name for s in TODAY.slots] == ["A1", "A-tok1", "A-cmd1", "B1", "B-tok1", "B-cmd1"]
+    assert TODAY.commanders == [CA_CMD, CB_CMD]
+    assert TODAY.start.objects[CA_CMD].zone is Zone.COMMAND
+
+
 # ---------------------------------------------------------------- encoder -> interpreter
 
 
 @st.composite
-def constrained_models(draw):
+def constrained_models(draw, h: Harness = CURRENT_HARNESS):
     """(removed rules, depth, extra constraints, solver seed). An extra constraint fixes the kind
     of action at a step, the card an action takes, or a card's type. Half of the examples take the
     kinds of a legal interpreter run, which reach the actions that need several steps of setup
     (resolve, counter, reorder...) far more often than free models do."""
     if draw(st.booleans()):
-        removed, _, _, actions = draw(legal_runs(length=MAX_DEPTH - 1))
+        removed, _, _, actions = draw(legal_runs(length=MAX_DEPTH - 1, h=h))
         depth = len(actions)
         kinds = [("kind", t, a.kind) for t, a in enumerate(actions)]
     else:
-        removed, depth, kinds = draw(removed_rules), draw(st.sampled_from(range(1, MAX_DEPTH + 1))), []
+        rules = removed_rules if h is CURRENT_HARNESS else removed_rules_of(h.ruleset)
+        removed, depth, kinds = draw(rules), draw(st.sampled_from(range(1, MAX_DEPTH + 1))), []
     step = st.sampled_from(range(depth))
-    slot = st.sampled_from(range(len(SLOTS)))
-    constraint = st.one_of(
-        st.tuples(st.just("kind"), step, st.sampled_from(KINDS)),
+    slot = st.sampled_from(range(len(h.slots)))
+    choices = [
+        st.tuples(st.just("kind"), step, st.sampled_from(h.kinds)),
         st.tuples(st.just("card"), step, slot),
         st.tuples(st.just("type"), slot, st.sampled_from(list(CardType))),
-    )
+    ]
+    if h.commanders:  # the owner's choices: a replaced move, a commander listed by state-based actions
+        choices += [
+            st.tuples(st.just("to_command"), step, st.just(True)),
+            st.tuples(st.just("pick"), step, st.sampled_from(h.commanders)),
+        ]
+    constraint = st.one_of(*choices)
     extra = kinds + draw(st.lists(constraint, max_size=3))
     seed = draw(st.integers(0, 2**16))
     return removed, depth, extra, seed
@@ -480,15 +603,31 @@ def extra_fact(e: Encoding, constraint: tuple):
         return e.step(where).kind == e.kind_c[value]
     if what == "card":
         return e.step(where).card == e.slot_c[value]
+    if what == "to_command":
+        return e.step(where).to_command
+    if what == "pick":
+        return e.step(where).pick[value]
     return e.card_type[where] == e.type_c[value]
 
 
 @DIFFERENTIAL
 @given(constrained_models())
 def test_every_encoder_model_replays_in_the_interpreter(example):
+    replays_in_the_interpreter(CURRENT_HARNESS, example)
+
+
+@COMMANDER_EXAMPLES
+@given(st.sampled_from(COMMANDER_HARNESSES).flatmap(lambda h: st.tuples(st.just(h), constrained_models(h))))
+def test_every_encoder_model_of_a_commander_rule_set_replays_in_the_interpreter(example):
+    h, model = example
+    event(h.ruleset.name)
+    replays_in_the_interpreter(h, model)
+
+
+def replays_in_the_interpreter(h: Harness, example) -> None:
     removed, depth, extra, seed = example
-    ruleset = CURRENT.without(list(removed))
-    e, init, trans = encoding(depth)
+    ruleset = h.ruleset.without(list(removed))
+    e, init, trans = encoding(depth, None if h is CURRENT_HARNESS else h)
     solver = z3.Solver(ctx=e.ctx)
     solver.set("random_seed", seed)
     solver.add(init + trans + rule_values(e, ruleset))
@@ -503,9 +642,9 @@ def test_every_encoder_model_replays_in_the_interpreter(example):
     assert answer == z3.sat, "the unrolled transition relation has no model"
     event(f"extra constraints kept: {len(extra)}")
     decoded_types, states, actions = e.decode(solver.model(), depth)
-    note(describe(removed, decoded_types, actions))
+    note(describe(removed, decoded_types, actions, e.slots))
     for action in actions:
-        event(f"kind {action.kind.value}")
+        event(f"kind {action.kind.value}{' to_command' if action.to_command else ''}{' cards' if action.cards else ''}")
     world = World(ruleset, e.slots, decoded_types, e.players)
     _, mismatch = execute(world, states[0], actions, recorded=states[1:])
     assert mismatch is None, mismatch
@@ -530,6 +669,21 @@ def test_the_start_state_is_the_encoders_initial_state():
     solver.add(e.init() + e.state_is(0, START))
     assert solver.check() == z3.sat
     assert [START.objects[c].pos for c in range(4)] == [1, 0, 0, 0]  # A1 on top of A2
+
+
+@pytest.mark.parametrize("h", COMMANDER_HARNESSES, ids=lambda h: h.ruleset.name)
+def test_the_run_generator_offers_the_owners_choices(h):
+    """From a commander on the battlefield the generator offers the replaced moves its rule set
+    allows, and after it is destroyed (today's rules) the state-based action that lists it."""
+    world = World(h.ruleset, h.slots, tuple(CardType.CREATURE for _ in h.slots), h.scope.players)
+    state = h.start
+    for action in ON_BATTLEFIELD:
+        state = apply(world, state, action).state
+    replaced = {a.kind for kind, actions in legal_actions(world, state).items() for a in actions if a.to_command}
+    assert replaced == ({K.RETURN_TO_HAND, K.PUT_INTO_LIBRARY} | ({K.DESTROY, K.SACRIFICE, K.EXILE} if h is OLD else set()))
+    destroyed = apply(world, state, act(K.DESTROY, CA_CMD)).state
+    listing = [a.cards for a in legal_actions(world, destroyed).get(K.STATE_BASED_ACTIONS, [])]
+    assert sorted(listing) == ([(), (CA_CMD,)] if h is TODAY else [()])
 
 
 def test_the_run_generator_reaches_every_kind():

@@ -169,6 +169,7 @@ def check_properties(ruleset: RuleSet, props: list[Property], scope: Scope, seed
     `timeout` bounds the seconds spent on each property.
     """
     started = time.monotonic()
+    scope = ruleset.scope_for(scope)
     unrolling = Unrolling(ruleset, scope, props)
     setup = time.monotonic() - started
     return [_check_one(unrolling, ruleset, prop, scope, seed, timeout, setup) for prop in props]

@@ -76,7 +76,7 @@ def scope_options(command):
     """The scope options every checking command takes."""
     for option in reversed([
         click.option("--players", default=2, show_default=True, help="Players in the scope (1..4)."),
-        click.option("--cards", default=3, show_default=True, help="Deck cards per player, in the library at the start (0..8)."),
+        click.option("--cards", default=3, show_default=True, help="Deck cards per player, in the library at the start; in a Commander rule set one of them is the commander, in the command zone (0..8)."),
         click.option("--sideboard", default=1, show_default=True, help="Sideboard cards per player, outside the game (0..3)."),
         click.option("--tokens", default=1, show_default=True, help="Token slots per player (0..3)."),
         click.option("--depth", default=3, show_default=True, help="Number of actions to explore (0..40)."),

@@ -125,6 +125,9 @@ def diff(a: RuleSet, b: RuleSet, props: list[Property], scope: Scope, seed: int 
         check_properties(a, props, scope, seed=seed, timeout=timeout),
         check_properties(b, props, scope, seed=seed, timeout=timeout),
     ))
+    # One state space for both: commander slots when either is of the Commander variant (in a rule
+    # set of the base game a commander slot is an ordinary card that starts in the command zone).
+    scope = max(a.scope_for(scope), b.scope_for(scope), key=lambda s: s.commanders)
     behaviours, problems = behaviour_differences(a, b, scope, seed, timeout)
     for ra, rb in results:
         for r, side in ((ra, a), (rb, b)):

@@ -13,8 +13,10 @@ from itertools import combinations
 
 import z3
 
-from .interpreter import GRAVEYARD_BOUND, NO_CARD, SOURCES, USES_PLAYER
+from .interpreter import GRAVEYARD_BOUND, MOVES_CARD, NO_CARD, SOURCES, USES_PLAYER
 from .model import (
+    COMMANDER_TYPES,
+    START_ZONE,
     GAME_ZONES,
     MAX_COUNTERS,
     ORDERED_ZONES,
@@ -32,7 +34,7 @@ from .model import (
     slots_for,
     zone_key,
 )
-from .ruleset import RuleSet
+from .ruleset import COMMANDER_REPLACEABLE, RuleSet
 
 K = ActionKind
 
@@ -55,6 +57,7 @@ class StateVars:
     attached: list
     effect: list
     revealed: list
+    fresh: list  # a variable for each commander slot; False for every other slot (see ObjectState)
 
     def field(self, name: str, c: int):
         return getattr(self, name)[c]
@@ -75,6 +78,7 @@ class StepVars:
     dst_whose: z3.ExprRef
     dst_pos: z3.ExprRef
     moves: z3.ExprRef
+    to_command: z3.ExprRef
 
 
 @dataclass(frozen=True)
@@ -95,6 +99,8 @@ class Effect:
 FIELDS = ("zone", "whose", "controller", "pos", "gen", "face_down", "counters", "tapped", "attached", "effect")
 # Fields no frame condition copies: each step defines them afresh (see Encoding.revealed_after).
 STEP_FIELDS = ("revealed",)
+# `fresh` (903.9a's memory) is not among the FIELDS the actions assign: one constraint per step
+# derives it for every action alike (see _fresh), as the interpreter's track_fresh does.
 
 
 class Encoding:
@@ -222,6 +228,10 @@ class Encoding:
                     attached=each("attached", lambda n: z3.Bool(n, ctx)),
                     effect=each("effect", lambda n: z3.Bool(n, ctx)),
                     revealed=each("revealed", lambda n: z3.Bool(n, ctx)),
+                    fresh=[
+                        z3.Bool(f"fresh[{s.name}]@{i}", ctx) if s.is_commander else z3.BoolVal(False, ctx)
+                        for s in self.slots
+                    ],
                 )
             )
         return self._states[t]
@@ -245,6 +255,7 @@ class Encoding:
                     dst_whose=self.var(f"dst.whose@{i}", "player"),
                     dst_pos=self.var(f"dst.pos@{i}"),
                     moves=z3.Bool(f"moves@{i}", ctx),
+                    to_command=z3.Bool(f"action.to_command@{i}", ctx),
                 )
             )
         return self._steps[t]
@@ -286,7 +297,7 @@ class Encoding:
         s = self.state(0)
         facts = []
         for c, slot in enumerate(self.slots):
-            zone = {"card": Zone.LIBRARY, "sideboard": Zone.OUTSIDE, "token": Zone.NOWHERE}[slot.kind.value]
+            zone = START_ZONE[slot.kind.value]
             facts += [
                 s.zone[c] == self.zone_c[zone],
                 s.whose[c] == self.owner(c),
@@ -303,6 +314,9 @@ class Encoding:
             facts += [z3.Implies(self.on(Behaviour.ZONE_CLOSED, z), s.zone[c] != self.zone_c[z]) for z in self.closable_zones()]
             if slot.is_token:
                 facts.append(self.card_type[c] == self.type_c[CardType.CREATURE])
+            elif slot.is_commander:
+                facts.append(z3.Not(s.fresh[c]))
+                facts.append(self._type_in(self.card_type[c], COMMANDER_TYPES))
             else:
                 facts.append(self.any_of(self.card_type[c] == v for v in self.type_c.values()))
         return facts
@@ -354,7 +368,17 @@ class Encoding:
                     for c in range(len(self.slots))
                 )
             facts.append(z3.Implies(a.kind == self.kind_c[kind], body))
+        facts += self._fresh(s, s2, a)
         return facts
+
+    def _fresh(self, s: StateVars, s2: StateVars, a: StepVars) -> list:
+        """903.9a's memory of each commander: put into its zone, or made a new object there, since
+        state-based actions were last performed."""
+        sba = a.kind == self.kind_c[K.STATE_BASED_ACTIONS]
+        return [
+            s2.fresh[c] == z3.And(z3.Not(sba), z3.Or(s.fresh[c], s2.zone[c] != s.zone[c], s2.whose[c] != s.whose[c], s2.gen[c] != s.gen[c]))
+            for c, slot in enumerate(self.slots) if slot.is_commander
+        ]
 
     def _canonical_fields(self, a: StepVars) -> list:
         """Fields an action does not use keep one value, so that every action has one form."""
@@ -382,7 +406,19 @@ class Encoding:
             a.n >= 0,
             a.n <= self.max_n,
             z3.Implies(z3.Not(uses_n), a.n == 0),
-            z3.Implies(a.kind != self.kind_c[K.SHUFFLE_HAND_INTO_LIBRARY], self.all_of(z3.Not(p) for p in a.pick)),
+            z3.Implies(a.kind != self.kind_c[K.SHUFFLE_HAND_INTO_LIBRARY], self.all_of(
+                z3.Not(p) for c, p in enumerate(a.pick) if not self.slots[c].is_commander
+            )),
+            # A commander may also be listed by state-based actions (903.9a; the SBA says when).
+            *[
+                z3.Implies(z3.Not(kind_in((K.SHUFFLE_HAND_INTO_LIBRARY, K.STATE_BASED_ACTIONS))), z3.Not(p))
+                for c, p in enumerate(a.pick) if self.slots[c].is_commander
+            ],
+            # The owner's choice of the command zone instead (903.9b) is recorded only for a move of a commander.
+            z3.Implies(a.to_command, z3.And(
+                kind_in(MOVES_CARD),
+                self.any_of(a.card == self.slot_c[c] for c, slot in enumerate(self.slots) if slot.is_commander),
+            )),
         ]
 
     def _select_type(self, card_expr):
@@ -433,12 +469,16 @@ class Encoding:
         """Stays in its zone; becomes a new object where the behaviour's rule is in force."""
         return self._identity(s, c, self.on(behaviour)) | changes
 
-    def _move_or_renew(self, s: StateVars, c: int, kind: ActionKind, zone: Zone, behaviour: Behaviour, moved):
+    def _move_or_renew(self, s: StateVars, c: int, kind: ActionKind, zone: Zone, behaviour: Behaviour, moved, to_command=None):
         """Exile and move_to_command: an object already there stays and may become new (400.8, 400.10)."""
         constraint, values = moved(zone, self.owner(c))
         already = s.zone[c] == self.zone_c[zone]
         values = self._merge(s, c, already, self._renewed(s, c, behaviour), values)
-        return Effect(self._source_ok(s, c, SOURCES[kind]), z3.Or(already, constraint), values)
+        stays = already
+        if self.slots[c].is_commander:  # staying is no move that a commander replacement could replace
+            stays = z3.And(already, z3.Not(to_command))
+            constraint = z3.And(z3.Not(already), constraint)
+        return Effect(self._source_ok(s, c, SOURCES[kind]), z3.Or(stays, constraint), values)
 
     def _moved(self, t: int, s: StateVars, a: StepVars, c: int, zone: Zone, named, controller=None, keep_effect=False, face_down=None):
         """(constraint, values) for moving slot c to `zone` of the named player (see interpreter.move)."""
@@ -473,7 +513,35 @@ class Encoding:
         if self.slots[c].is_token:
             stuck = z3.And(self.token_left_battlefield(s, c), self.on(Behaviour.TOKEN_STAYS))
             return z3.Or(stuck, constraint), self._merge(s, c, stuck, self._current(s, c), values)
+        if self.slots[c].is_commander:
+            return self._command_instead(s, a, c, zone, whose, constraint, values)
         return constraint, values
+
+    def replaces(self, zone: Zone):
+        """A commander that would be put into `zone` may go to the command zone instead: a rule in
+        force replaces that zone (903.9b), or 903.9a is removed and the zone is a graveyard or exile
+        (see RuleSet.fallback_replacement)."""
+        if zone not in COMMANDER_REPLACEABLE:
+            return self.false()
+        fallback = []
+        if zone in (Zone.GRAVEYARD, Zone.EXILE):
+            fallback = [z3.Not(self.rule_literal[r.id]) for r in self.ruleset.rules if r.behaviour is Behaviour.COMMANDER_RETURN_SBA]
+        return z3.Or(self.on(Behaviour.COMMANDER_REPLACE, zone), self.any_of(fallback))
+
+    def _command_instead(self, s: StateVars, a: StepVars, c: int, zone: Zone, whose, constraint, values):
+        """The owner's recorded choice (`to_command`) puts commander c into the command zone instead
+        of its owner's `zone` (see interpreter.command_instead)."""
+        owner = self.owner(c)
+        allowed = z3.And(
+            self.replaces(zone),
+            whose == owner,
+            s.zone[c] != self.zone_c[Zone.COMMAND],
+            z3.Not(self.on(Behaviour.ZONE_CLOSED, Zone.COMMAND)),
+        )
+        instead = {
+            "zone": self.zone_c[Zone.COMMAND], "whose": owner, "pos": self.int(0), "controller": owner, "face_down": self.false(),
+        } | self._identity(s, c, self.on(Behaviour.NEW_OBJECT))
+        return z3.If(a.to_command, allowed, constraint), self._merge(s, c, a.to_command, instead, values)
 
     def same_pile(self, s: StateVars, c: int, d: int):
         return z3.And(
@@ -487,6 +555,15 @@ class Encoding:
     def _source_ok(self, s: StateVars, c: int, zones) -> z3.BoolRef:
         outside_ok = z3.And(s.zone[c] == self.zone_c[Zone.OUTSIDE], z3.Not(self.on(Behaviour.OUTSIDE_UNTOUCHABLE)))
         return z3.Or(self.zone_is(s.zone[c], zones), outside_ok)
+
+    def _castable(self, s: StateVars, c: int, player) -> z3.BoolRef:
+        """Slot c is where the player may cast it from: their hand, or the command zone for a
+        commander they own (903.8)."""
+        in_hand = z3.And(s.zone[c] == self.zone_c[Zone.HAND], s.whose[c] == player)
+        if not self.slots[c].is_commander:
+            return in_hand
+        from_command = z3.And(s.zone[c] == self.zone_c[Zone.COMMAND], player == self.owner(c), self.on(Behaviour.COMMANDER_CAST))
+        return z3.Or(in_hand, from_command)
 
     def target(self, kind: ActionKind, t: int, s: StateVars, a: StepVars, c: int) -> "Effect":
         """What a single-target action does to its target, slot c, at step t."""
@@ -509,12 +586,20 @@ class Encoding:
             return Effect(z == Z[Zone.HAND], constraint, values)
         if kind is K.CAST:
             guard = z3.And(
-                z == Z[Zone.HAND], s.whose[c] == player,
+                self._castable(s, c, player),
                 self.false() if slot.is_token else self.true(),
                 self.card_type[c] != self.type_c[CardType.LAND],
             )
             constraint, values = moved(Zone.STACK, player, controller=player)
             return Effect(guard, constraint, values)
+        if kind is K.REVERSE_ILLEGAL_CAST:
+            guard = z3.And(
+                self._castable(s, c, player),
+                self.false() if slot.is_token else self.true(),
+                self.card_type[c] != self.type_c[CardType.LAND],
+            )
+            renew = z3.And(z3.Not(self.on(Behaviour.ILLEGAL_CAST_REVERSED)), self.on(Behaviour.NEW_OBJECT))
+            return Effect(guard, self.true(), self._identity(s, c, renew))
         if kind is K.RESOLVE:
             top_ok = z3.Implies(self.on(Behaviour.STACK_TOP_ONLY), s.pos[c] == self.size(t, Zone.STACK, None) - 1)
             to_grave, grave_values = moved(Zone.GRAVEYARD, s.controller[c])
@@ -531,7 +616,7 @@ class Encoding:
             constraint, values = moved(Zone.GRAVEYARD, player)
             return Effect(z3.And(z == Z[Zone.BATTLEFIELD], s.controller[c] == player), constraint, values)
         if kind is K.EXILE:
-            return self._move_or_renew(s, c, kind, Zone.EXILE, Behaviour.EXILE_IN_EXILE, moved)
+            return self._move_or_renew(s, c, kind, Zone.EXILE, Behaviour.EXILE_IN_EXILE, moved, a.to_command)
         if kind is K.RETURN_TO_HAND:
             constraint, values = moved(Zone.HAND, s.controller[c])
             return Effect(self._source_ok(s, c, SOURCES[kind]), constraint, values)
@@ -553,7 +638,7 @@ class Encoding:
             values = self._merge(s, c, stays, self._current(s, c), values)
             return Effect(self._source_ok(s, c, SOURCES[kind]), z3.Or(stays, constraint), values)
         if kind is K.MOVE_TO_COMMAND:
-            return self._move_or_renew(s, c, kind, Zone.COMMAND, Behaviour.COMMAND_IN_COMMAND, moved)
+            return self._move_or_renew(s, c, kind, Zone.COMMAND, Behaviour.COMMAND_IN_COMMAND, moved, a.to_command)
         if kind is K.TURN_FACE_DOWN:
             guard = z3.And(z == Z[Zone.COMMAND], z3.Not(s.face_down[c]))
             return Effect(guard, self.true(), self._renewed(s, c, Behaviour.COMMAND_FACE_DOWN, face_down=self.true()))
@@ -698,19 +783,43 @@ class Encoding:
             z3.And(ceases, self.token_left_battlefield(s, c)) if slot.is_token else self.false()
             for c, slot in enumerate(self.slots)
         ]
-        facts = []
+        facts, returning = self._commanders_to_command(s, a)
+        leaving = [z3.Or(ceasing[c], returning[c]) for c in range(len(self.slots))]
         for c in range(len(self.slots)):
             owner = self.owner(c)
             gone = {"zone": self.zone_c[Zone.NOWHERE], "whose": owner, "controller": owner, "pos": self.int(0), "face_down": self.false()}
             below_leaving = self.count(
-                z3.And(ceasing[d], self.same_pile(s, c, d), s.pos[d] < s.pos[c])
-                for d in range(len(self.slots)) if d != c and self.slots[d].is_token
+                z3.And(leaving[d], self.same_pile(s, c, d), s.pos[d] < s.pos[c])
+                for d in range(len(self.slots)) if d != c and (self.slots[d].is_token or self.slots[d].is_commander)
             )
             stays = self._current(s, c)
             stays["pos"] = z3.If(self.zone_is(s.zone[c], ORDERED_ZONES), s.pos[c] - below_leaving, s.pos[c])
             gone = stays | gone
+            if self.slots[c].is_commander:
+                home = {
+                    "zone": self.zone_c[Zone.COMMAND], "whose": owner, "controller": owner, "pos": self.int(0), "face_down": self.false(),
+                } | self._identity(s, c, self.on(Behaviour.NEW_OBJECT))
+                facts += [s2.field(f, c) == z3.If(returning[c], home[f], stays[f]) for f in FIELDS]
+                continue
             facts += [s2.field(f, c) == z3.If(ceasing[c], gone[f], stays[f]) for f in FIELDS]
         return self.all_of(facts)
+
+    def _commanders_to_command(self, s: StateVars, a: StepVars) -> tuple[list, list]:
+        """903.9a: the commanders the action lists (`pick`) go from a graveyard or exile, where they
+        were put since state-based actions were last performed, to the command zone."""
+        facts, returning = [], []
+        for c, slot in enumerate(self.slots):
+            if not slot.is_commander:
+                returning.append(self.false())
+                continue
+            facts.append(z3.Implies(a.pick[c], z3.And(
+                self.on(Behaviour.COMMANDER_RETURN_SBA),
+                self.zone_is(s.zone[c], (Zone.GRAVEYARD, Zone.EXILE)),
+                s.fresh[c],
+                z3.Not(self.on(Behaviour.ZONE_CLOSED, Zone.COMMAND)),
+            )))
+            returning.append(a.pick[c])
+        return facts, returning
 
     def trans_without(self, t: int, rule_id: str) -> z3.BoolRef:
         """Step t's transition with one rule switched off, whatever the rule literals say."""
@@ -741,6 +850,7 @@ class Encoding:
             for c in range(len(self.slots)):
                 effect = self.target(kind, t, s, a, c)
                 chosen_n = self.true() if kind is K.PUT_INTO_LIBRARY else a.n == 0
+                chosen_n = z3.And(chosen_n, z3.Not(a.to_command))  # the replacement is a choice; declining it is always possible
                 cases.append(z3.And(a.kind == self.kind_c[kind], a.card == self.slot_c[c], chosen_n, effect.event, z3.Not(effect.outcome)))
         return z3.And(*self._canonical_fields(a), self.any_of(cases))
 
@@ -749,7 +859,7 @@ class Encoding:
         s = self.state(t)
         facts = []
         for c, o in enumerate(state.objects):
-            for name in FIELDS + STEP_FIELDS:
+            for name in FIELDS + STEP_FIELDS + ("fresh",):
                 var, value = s.field(name, c), getattr(o, name)
                 if name == "zone":
                     facts.append(var == self.zone_c[value])
@@ -771,6 +881,7 @@ class Encoding:
             a.n == self.int(action.n),
             a.zone == self.zone_c[Zone.NOWHERE if action.zone is None else action.zone],
             *[a.pick[c] == z3.BoolVal(c in action.cards, self.ctx) for c in range(len(self.slots))],
+            a.to_command == z3.BoolVal(action.to_command, self.ctx),
         ]
 
     def types_are(self, types: tuple[CardType, ...]) -> list:
@@ -811,6 +922,7 @@ class Encoding:
                     attached=as_bool(s.attached[c]),
                     effect=as_bool(s.effect[c]),
                     revealed=as_bool(s.revealed[c]),
+                    fresh=as_bool(s.fresh[c]),
                 )
                 for c in range(len(self.slots))
             )))
@@ -829,6 +941,7 @@ class Encoding:
                 zone=None if zone is Zone.NOWHERE else zone,
                 order=reordered_piles(kind, player, zone, states[t], states[t + 1]),
                 cards=picked,
+                to_command=as_bool(a.to_command),
             ))
         return card_types, states, actions
 
@@ -917,6 +1030,8 @@ class SymbolicBackend:
             return self.e.owner(slot)
         if name == "is_token":
             return z3.BoolVal(self.e.slots[slot].is_token, self.e.ctx)
+        if name == "is_commander":
+            return z3.BoolVal(self.e.slots[slot].is_commander, self.e.ctx)
         if name == "type":
             return self.e.card_type[slot]
         return self.e.state(self.t + 1 if primed else self.t).field(name, slot)

@@ -92,7 +92,8 @@ class Backend(Protocol):
     def field(self, name: str, slot: int, primed: bool) -> Any:
         """A function of the object in `slot`, in the next state when `primed`. `name` is one of
         zone, whose, controller, owner, pos, gen, counters, face_down, tapped, attached, effect,
-        type, is_token (owner, type and is_token are static and always come unprimed)."""
+        type, is_token, is_commander (owner, type, is_token and is_commander are static and always
+        come unprimed)."""
 
     def size(self, zone: Zone, player: int | None, primed: bool) -> Any:
         """The number of objects in `zone` (a player's zone when `player` is given, which happens
@@ -169,7 +170,7 @@ def _children(node) -> list:
 def _domains(slots: tuple[Slot, ...], players: int) -> dict[Sort, tuple[int, ...]]:
     return {
         Sort.OBJECT: tuple(s.index for s in slots),
-        Sort.CARD: tuple(s.index for s in slots if s.kind in (SlotKind.CARD, SlotKind.SIDEBOARD)),
+        Sort.CARD: tuple(s.index for s in slots if s.kind in (SlotKind.CARD, SlotKind.SIDEBOARD, SlotKind.COMMANDER)),
         Sort.TOKEN: tuple(s.index for s in slots if s.kind is SlotKind.TOKEN),
         Sort.PLAYER: tuple(range(players)),
     }
@@ -319,6 +320,8 @@ class ConcreteBackend:
             return self.slots[slot].owner
         if name == "is_token":
             return self.slots[slot].is_token
+        if name == "is_commander":
+            return self.slots[slot].is_commander
         if name == "type":
             return self.card_types[slot]
         return getattr(self.state(primed).objects[slot], name)

@@ -10,6 +10,8 @@ from dataclasses import dataclass
 
 from .model import (
     BOTTOM,
+    COMMANDER_TYPES,
+    START_ZONE,
     GAME_ZONES,
     MAX_COUNTERS,
     ORDERED_ZONES,
@@ -23,7 +25,6 @@ from .model import (
     GameState,
     ObjectState,
     Slot,
-    SlotKind,
     Zone,
     zone_key,
 )
@@ -46,10 +47,20 @@ USES_PLAYER = (
     K.DRAW, K.MILL, K.CAST, K.SACRIFICE, K.PUT_INTO_LIBRARY, K.SHUFFLE, K.GAIN_CONTROL,
     K.CREATE_TOKEN, K.PUT_ONTO_BATTLEFIELD, K.SHUFFLE_HAND_INTO_LIBRARY, K.REORDER,
     K.CAST_FACE_DOWN, K.PUT_ONTO_BATTLEFIELD_FACE_DOWN,
+    K.REVERSE_ILLEGAL_CAST,
 )
 NO_CARD = (K.SHUFFLE, K.REORDER, K.SHUFFLE_HAND_INTO_LIBRARY, K.STATE_BASED_ACTIONS)
 # Actions whose `n` places the card when the rule that fixes the place is off.
 GRAVEYARD_BOUND = (K.DISCARD, K.MILL, K.RESOLVE, K.COUNTER, K.DESTROY, K.SACRIFICE)
+# Actions that list cards: the zone-wide one (without 400.12) and state-based actions (the
+# commanders whose owners put them into the command zone, 903.9a).
+LISTS_CARDS = (K.SHUFFLE_HAND_INTO_LIBRARY, K.STATE_BASED_ACTIONS)
+# Single-target actions that move their card to another zone: the moves a 903.9b replacement
+# (`to_command`) may replace.
+MOVES_CARD = (
+    K.DRAW, K.DISCARD, K.MILL, K.CAST, K.RESOLVE, K.COUNTER, K.DESTROY, K.SACRIFICE, K.EXILE,
+    K.RETURN_TO_HAND, K.PUT_INTO_LIBRARY, K.PUT_ONTO_BATTLEFIELD, K.MOVE_TO_COMMAND, K.BRING_IN,
+)
 # What 400.7 wipes, apart from the effects (which 400.7a may carry).
 NO_MEMORY = dict(counters=0, tapped=False, attached=False)
 
@@ -116,8 +127,10 @@ def _check_fields(world: World, action: Action) -> None:
         raise IllegalAction("only reorder names a zone")
     if action.n < 0:
         raise IllegalAction("n must be 0 or more")
-    if action.cards and k is not K.SHUFFLE_HAND_INTO_LIBRARY:
-        raise IllegalAction("only a zone-wide action lists cards")
+    if action.cards and k not in LISTS_CARDS:
+        raise IllegalAction("only a zone-wide action or state-based actions list cards")
+    if action.to_command and k not in MOVES_CARD:
+        raise IllegalAction(f"{k.value} moves no card to another zone: there is no move to put into the command zone instead")
 
 
 class _Step:
@@ -130,6 +143,7 @@ class _Step:
         self.before = state
         self.action = action
         self.rules: list[str] = []
+        self.replaced = False  # the action's `to_command` was used (903.9b)
 
     # ---------------------------------------------------------------- helpers
 
@@ -230,6 +244,8 @@ class _Step:
         old = self.objects[index]
         if self.token_stuck(index):
             return
+        if self.command_instead(index, zone, named):
+            return
         self.require_open(zone)
         whose = self.destination_player(index, zone, named)
         self.require((zone, whose) != (old.zone, old.whose) or zone not in ORDERED_ZONES, "the object is already there")
@@ -256,6 +272,25 @@ class _Step:
         changes.update(self.new_object(old, keep_effect))
         self.objects[index] = old.moved(**changes)
 
+    def command_instead(self, index: int, zone: Zone, named: int) -> bool:
+        """The owner puts a commander into the command zone instead of `zone` (903.9b; 903.9 before
+        July 2020), when the action records that choice. Not offered to a commander already in the
+        command zone: it would only be put back where it is."""
+        if not self.action.to_command or self.replaced:
+            return False
+        self.replaced = True
+        slot = self.slot(index)
+        self.require(slot.is_commander, f"{slot.name} is not a commander; only a commander's owner may put it into the command zone instead")
+        self.require(self.objects[index].zone is not Zone.COMMAND, f"{slot.name} is already in the command zone")
+        whose = self.destination_player(index, zone, named)
+        self.require(whose == slot.owner, f"{slot.name} is headed for {PLAYER_NAMES[whose]}'s {zone.value}, not its owner's: no rule replaces that")
+        rule = self.world.on(Behaviour.COMMANDER_REPLACE, zone)
+        self.require(rule is not None or self.world.ruleset.fallback_replacement(zone) is not None,
+                     f"no rule in force lets {slot.name} go to the command zone instead of the {zone.value}")
+        self.cite(rule)
+        self.move(index, Zone.COMMAND, slot.owner)
+        return True
+
     def require_open(self, zone: Zone) -> None:
         closed_by = self.world.ruleset.rules_for(Behaviour.ZONE_CLOSED, zone)
         self.require(not closed_by, f"nothing may enter the {zone.value}: rule {closed_by[0] if closed_by else ''} closes it")
@@ -278,7 +313,22 @@ class _Step:
         self.reveal()
         if self.action.kind not in (K.SHUFFLE, K.REORDER, K.SHUFFLE_HAND_INTO_LIBRARY):
             self.require(not self.action.order, f"{self.action.kind.value} records no order")
+        self.require(not self.action.to_command or self.replaced, f"{self.action.kind.value} moved no commander that could go to the command zone instead")
+        self.track_fresh()
         return Outcome(GameState(tuple(self.objects)), tuple(self.rules))
+
+    def track_fresh(self) -> None:
+        """903.9a's memory, kept for commanders: put into a zone (or made a new object there) since
+        state-based actions were last performed."""
+        for i, slot in enumerate(self.world.slots):
+            if not slot.is_commander:
+                continue
+            old, new = self.before.objects[i], self.objects[i]
+            if self.action.kind is K.STATE_BASED_ACTIONS:
+                fresh = False
+            else:
+                fresh = old.fresh or (new.zone, new.whose, new.gen) != (old.zone, old.whose, old.gen)
+            self.objects[i] = new.moved(fresh=fresh)
 
     def target(self) -> tuple[int, ObjectState]:
         return self.action.card, self.objects[self.action.card]
@@ -303,10 +353,36 @@ class _Step:
     def do_cast(self) -> None:
         c, o = self.target()
         p = self.action.player
-        self.require(o.zone is Zone.HAND and o.whose == p, f"{self.name(c)} is not in {PLAYER_NAMES[p]}'s hand")
+        self.require_castable(c, o, p)
         self.require(not self.slot(c).is_token, "a token cannot be cast")
         self.require(self.world.card_types[c] is not CardType.LAND, f"{self.name(c)} is a land and cannot be cast")
         self.move(c, Zone.STACK, p, controller=p)
+
+    def require_castable(self, c: int, o: ObjectState, p: int) -> None:
+        """The card is where player p may cast it from: p's hand, or the command zone for a
+        commander p owns (903.8)."""
+        if o.zone is Zone.COMMAND and self.slot(c).is_commander and self.slot(c).owner == p:
+            rule = self.world.on(Behaviour.COMMANDER_CAST)
+            self.require(rule is not None, f"no rule in force lets {PLAYER_NAMES[p]} cast {self.name(c)} from the command zone")
+            self.cite(rule)
+            return
+        self.require(o.zone is Zone.HAND and o.whose == p, f"{self.name(c)} is not in {PLAYER_NAMES[p]}'s hand")
+
+    def do_reverse_illegal_cast(self) -> None:
+        """Player p proposes casting a card (601.2a moves it to the stack), the proposal turns out
+        illegal (601.2e), and the game returns to the moment before the proposal (601.2): the card
+        is where it was, the same object. Without 601.2 the move back is an ordinary zone change,
+        so the card returns to where it was as a new object (400.7)."""
+        c, o = self.target()
+        p = self.action.player
+        self.require_castable(c, o, p)
+        self.require(not self.slot(c).is_token, "a token cannot be cast")
+        self.require(self.world.card_types[c] is not CardType.LAND, f"{self.name(c)} is a land and cannot be cast")
+        rule = self.world.on(Behaviour.ILLEGAL_CAST_REVERSED)
+        if rule:
+            self.cite(rule)
+            return
+        self.objects[c] = o.moved(**self.new_object(o))
 
     def do_resolve(self) -> None:
         c, o = self.target()
@@ -467,6 +543,7 @@ class _Step:
         self.objects[c] = o.moved(effect=True)
 
     def do_state_based_actions(self) -> None:
+        self.commanders_to_command()
         rule = self.world.on(Behaviour.TOKEN_CEASES)
         if not rule:
             return
@@ -480,6 +557,19 @@ class _Step:
             old = self.objects[i]
             self.objects[i] = old.moved(zone=Zone.NOWHERE, whose=self.slot(i).owner, controller=self.slot(i).owner, pos=0, face_down=False)
         self.compact_piles()
+
+    def commanders_to_command(self) -> None:
+        """903.9a: each commander the action lists, in a graveyard or exile since state-based actions
+        were last performed, goes to the command zone (its owner's choice, recorded in `cards`)."""
+        for i in self.action.cards:
+            slot, o = self.slot(i), self.objects[i]
+            self.require(slot.is_commander, f"{slot.name} is not a commander")
+            rule = self.world.on(Behaviour.COMMANDER_RETURN_SBA)
+            self.require(rule is not None, f"no rule in force lets state-based actions put {slot.name} into the command zone")
+            self.require(o.zone in (Zone.GRAVEYARD, Zone.EXILE) and o.fresh,
+                         f"{slot.name} was not put into a graveyard or exile since state-based actions were last performed")
+            self.cite(rule)
+            self.move(i, Zone.COMMAND, slot.owner)
 
     def compact_piles(self) -> None:
         """Close the gaps that leaving objects left in ordered zones, keeping the order of those that stay."""
@@ -567,8 +657,8 @@ class _Step:
 def check_initial(world: World, state: GameState) -> None:
     """A check starts at the start of a game: each deck in its owner's library, sideboards outside."""
     for slot, o in zip(world.slots, state.objects):
-        expected = {SlotKind.CARD: Zone.LIBRARY, SlotKind.SIDEBOARD: Zone.OUTSIDE, SlotKind.TOKEN: Zone.NOWHERE}[slot.kind]
-        if o.zone is not expected or o.whose != slot.owner or o.controller != slot.owner or o.gen != 0:
+        expected = START_ZONE[slot.kind.value]
+        if o.zone is not expected or o.whose != slot.owner or o.controller != slot.owner or o.gen != 0 or o.fresh:
             raise IllegalAction(f"{slot.name} does not start where a game starts ({expected.value} of {PLAYER_NAMES[slot.owner]})")
     for slot, o in zip(world.slots, state.objects):
         closed_by = world.ruleset.rules_for(Behaviour.ZONE_CLOSED, o.zone)
@@ -581,6 +671,8 @@ def check_initial(world: World, state: GameState) -> None:
     for slot, t in zip(world.slots, world.card_types):
         if slot.is_token and t is not CardType.CREATURE:
             raise IllegalAction(f"token {slot.name} must be a creature")
+        if slot.is_commander and t not in COMMANDER_TYPES:
+            raise IllegalAction(f"commander {slot.name} must be a creature or a planeswalker (903.3)")
 
 
 def sees(ruleset: RuleSet, state: GameState, player: int, index: int) -> bool:

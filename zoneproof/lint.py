@@ -114,6 +114,7 @@ class LintReport:
 def lint(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int = 0, timeout: float = 60.0) -> LintReport:
     """Every lint check of one rule set; `timeout` bounds the seconds of each query."""
     started = time.monotonic()
+    scope = ruleset.scope_for(scope)
     start_conflict = initial_conflict(ruleset, scope, seed, timeout)
     if start_conflict is not None:
         unreachable = "nothing is reachable: the start of the game is impossible under these rules"

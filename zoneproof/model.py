@@ -71,6 +71,7 @@ class ActionKind(str, Enum):
     CAST_FACE_DOWN = "cast_face_down"
     PUT_ONTO_BATTLEFIELD_FACE_DOWN = "put_onto_battlefield_face_down"
     TURN_FACE_UP = "turn_face_up"
+    REVERSE_ILLEGAL_CAST = "reverse_illegal_cast"
 
 
 class Behaviour(str, Enum):
@@ -101,6 +102,10 @@ class Behaviour(str, Enum):
     FACE_UP_SAME_OBJECT = "face-up-same-object"  # 708.8
     FACE_DOWN_REVEAL = "face-down-reveal"  # 708.9
     ZONE_CLOSED = "zone-closed"  # no rule of the Comprehensive Rules: for experiments, "what if nothing could enter exile"
+    COMMANDER_CAST = "commander-cast"  # 903.8
+    COMMANDER_RETURN_SBA = "commander-return-sba"  # 903.9a (since July 2020)
+    COMMANDER_REPLACE = "commander-replace"  # 903.9b; 903.9 before July 2020
+    ILLEGAL_CAST_REVERSED = "illegal-cast-reversed"  # 601.2, 601.2e
     DOCUMENTED = "documented"  # a rule the model records but that constrains no transition
 
 
@@ -115,17 +120,23 @@ class Scope:
     sideboard: int = 1  # cards per player outside the game at the start
     tokens: int = 1  # token slots per player
     depth: int = 3
+    commanders: int = 0  # commander cards per player (903.3): 1 for a rule set of the Commander variant, else 0
 
-    LIMITS = {"players": (1, 4), "cards": (0, 8), "sideboard": (0, 3), "tokens": (0, 3), "depth": (0, 40)}
+    LIMITS = {"players": (1, 4), "cards": (0, 8), "sideboard": (0, 3), "tokens": (0, 3), "depth": (0, 40), "commanders": (0, 1)}
 
 
 PLAYER_NAMES = ("A", "B", "C", "D")
+# Where each kind of slot starts a game (903.6: a commander starts in the command zone).
+START_ZONE = {"card": Zone.LIBRARY, "sideboard": Zone.OUTSIDE, "token": Zone.NOWHERE, "commander": Zone.COMMAND}
+# What a commander may be (903.3: a legendary creature, or a card that says it can be a commander).
+COMMANDER_TYPES = (CardType.CREATURE, CardType.PLANESWALKER)
 
 
 class SlotKind(str, Enum):
     CARD = "card"
     SIDEBOARD = "sideboard"
     TOKEN = "token"
+    COMMANDER = "commander"
 
 
 @dataclass(frozen=True)
@@ -141,6 +152,10 @@ class Slot:
     def is_token(self) -> bool:
         return self.kind is SlotKind.TOKEN
 
+    @property
+    def is_commander(self) -> bool:
+        return self.kind is SlotKind.COMMANDER
+
 
 def slots_for(scope: Scope) -> tuple[Slot, ...]:
     slots: list[Slot] = []
@@ -152,6 +167,8 @@ def slots_for(scope: Scope) -> tuple[Slot, ...]:
             slots.append(Slot(len(slots), f"{letter}-sb{i + 1}", p, SlotKind.SIDEBOARD))
         for i in range(scope.tokens):
             slots.append(Slot(len(slots), f"{letter}-tok{i + 1}", p, SlotKind.TOKEN))
+        for i in range(scope.commanders):
+            slots.append(Slot(len(slots), f"{letter}-cmd{i + 1}", p, SlotKind.COMMANDER))
     return tuple(slots)
 
 
@@ -166,6 +183,8 @@ class ObjectState:
     counters, tapped, attached and effect are the memory that 400.7 wipes.
     `revealed`: the step that led to this state revealed the object to all players (708.9); every
     step sets it afresh, so it says nothing about earlier steps.
+    `fresh` is kept for commanders only (always False for other slots): the object was put into its
+    zone (or became a new object there) since state-based actions were last performed (903.9a).
     """
 
     zone: Zone
@@ -179,12 +198,13 @@ class ObjectState:
     attached: bool = False
     effect: bool = False
     revealed: bool = False
+    fresh: bool = False
 
     def moved(self, **changes) -> "ObjectState":
         return replace(self, **changes)
 
 
-STATE_FIELDS = ("zone", "whose", "controller", "pos", "gen", "face_down", "counters", "tapped", "attached", "effect", "revealed")
+STATE_FIELDS = ("zone", "whose", "controller", "pos", "gen", "face_down", "counters", "tapped", "attached", "effect", "revealed", "fresh")
 MEMORY_FIELDS = ("counters", "tapped", "attached", "effect")
 MAX_COUNTERS = 2
 
@@ -212,7 +232,9 @@ class Action:
 
     `order` records the outcome of a shuffle or rearrangement: for each ordered zone that was
     reordered, the slots from top to bottom, keyed by `zone_key`. `cards` records which cards a
-    zone-wide action moved when 400.12 is not in force.
+    zone-wide action moved when 400.12 is not in force, and for state_based_actions the commanders
+    whose owners put them into the command zone (903.9a). `to_command` records that the owner of the
+    commander the action moves puts it into the command zone instead (a 903.9b replacement).
     """
 
     kind: ActionKind
@@ -222,6 +244,7 @@ class Action:
     zone: Zone | None = None
     order: tuple[tuple[str, tuple[int, ...]], ...] = ()
     cards: tuple[int, ...] = ()
+    to_command: bool = False
 
     def order_for(self, key: str) -> tuple[int, ...] | None:
         return dict(self.order).get(key)
@@ -243,13 +266,15 @@ class Step:
 
 def initial_state(slots: tuple[Slot, ...], library_order: dict[int, list[int]]) -> GameState:
     """The start of a game: deck cards in their owner's library in the given order (bottom first),
-    sideboard cards outside the game, token slots empty."""
+    sideboard cards outside the game, token slots empty, commanders in the command zone (903.6)."""
     objects: list[ObjectState] = []
     for s in slots:
         if s.kind is SlotKind.CARD:
             objects.append(ObjectState(Zone.LIBRARY, s.owner, s.owner, library_order[s.owner].index(s.index)))
         elif s.kind is SlotKind.SIDEBOARD:
             objects.append(ObjectState(Zone.OUTSIDE, s.owner, s.owner))
+        elif s.kind is SlotKind.COMMANDER:
+            objects.append(ObjectState(Zone.COMMAND, s.owner, s.owner))
         else:
             objects.append(ObjectState(Zone.NOWHERE, s.owner, s.owner))
     return GameState(tuple(objects))

@@ -33,7 +33,7 @@ class Sort(str, Enum):
     """What a quantified variable ranges over."""
 
     OBJECT = "object"  # every slot
-    CARD = "card"  # deck and sideboard cards
+    CARD = "card"  # deck, sideboard and commander cards
     TOKEN = "token"  # token slots
     PLAYER = "player"
 
@@ -76,6 +76,7 @@ FUNCTIONS: dict[str, tuple[Type, bool]] = {
     "type": (Type.CARD_TYPE, True),
     "is_token": (Type.BOOL, True),
     "revealed": (Type.BOOL, False),
+    "is_commander": (Type.BOOL, True),
 }
 # `sees(p, c)`: player p may see the face of object c (400.2, 402.3, 708.5, 708.9); it depends on
 # the rules in force, so each backend asks the rule set.

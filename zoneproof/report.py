@@ -32,6 +32,8 @@ def describe_action(action: Action, slots: tuple[Slot, ...]) -> str:
         parts.append(f"n={action.n}")
     if action.cards:
         parts.append("cards=" + ",".join(slots[i].name for i in action.cards))
+    if action.to_command:
+        parts.append("to_command")
     for key, order in action.order:
         parts.append(f"{key}=[" + " ".join(slots[i].name for i in order) + "]")
     return " ".join(parts)
@@ -161,7 +163,10 @@ def expected_json(r: CheckResult) -> dict | None:
 
 
 def format_ruleset(ruleset: RuleSet) -> list[str]:
-    lines = [f"{ruleset.name}: {ruleset.title}", f"  source: {ruleset.source}", "  zones:"]
+    lines = [f"{ruleset.name}: {ruleset.title}", f"  source: {ruleset.source}"]
+    if ruleset.is_commander:
+        lines.append("  variant: commander (one commander per player, starting in the command zone: 903.3, 903.6)")
+    lines.append("  zones:")
     for z in ruleset.zones:
         traits = ["personal" if z.personal else "shared", "hidden" if z.hidden else "public", "ordered" if z.ordered else "unordered"]
         lines.append(f"    {z.zone.value:<12} {', '.join(traits)}")
@@ -283,8 +288,8 @@ def format_diff_behaviours(result, paths: dict) -> list[str]:
 def format_diff(result, paths: dict) -> list[str]:
     s = result.scope
     lines = [
-        f"diff {result.name(result.a)} vs {result.name(result.b)}: {s.players} players, {s.cards} cards, {s.sideboard} sideboard,"
-        f" {s.tokens} tokens, depth {s.depth}"
+        f"diff {result.name(result.a)} vs {result.name(result.b)}: {s.players} players, {s.cards} cards,"
+        f"{' 1 commander,' if s.commanders else ''} {s.sideboard} sideboard, {s.tokens} tokens, depth {s.depth}"
     ]
     lines += format_diff_rules(result)
     lines += format_diff_properties(result, paths)
@@ -336,7 +341,7 @@ def diff_json(result, paths: dict) -> str:
 
 def _scope_text(scope) -> str:
     return (
-        f"{scope.players} players × {scope.cards} cards (+{scope.sideboard} sideboard, {scope.tokens} token"
+        f"{scope.players} players × {scope.cards} cards (+{'1 commander, ' if scope.commanders else ''}{scope.sideboard} sideboard, {scope.tokens} token"
         f"{'s' * (scope.tokens != 1)}), depth {scope.depth}"
     )
 
@@ -395,7 +400,8 @@ def lint_json(report, written: dict) -> str:
     return json.dumps({
         "ruleset": report.ruleset.name,
         "removed": list(report.ruleset.removed),
-        "scope": {"players": scope.players, "cards": scope.cards, "sideboard": scope.sideboard, "tokens": scope.tokens, "depth": scope.depth},
+        "scope": {"players": scope.players, "cards": scope.cards, "sideboard": scope.sideboard, "tokens": scope.tokens, "depth": scope.depth}
+        | ({"commanders": scope.commanders} if scope.commanders else {}),
         "seconds": round(report.seconds, 3),
         "problems": report.problems,
         "actions": [{"action": f.action.value, "status": f.status.value, "step": f.step, "detail": f.detail, "known": f.known or None} for f in report.actions],
@@ -444,7 +450,8 @@ def coverage_json(ruleset: RuleSet, scope, rows) -> str:
     return json.dumps({
         "ruleset": ruleset.name,
         "removed": list(ruleset.removed),
-        "scope": {"players": scope.players, "cards": scope.cards, "sideboard": scope.sideboard, "tokens": scope.tokens, "depth": scope.depth},
+        "scope": {"players": scope.players, "cards": scope.cards, "sideboard": scope.sideboard, "tokens": scope.tokens, "depth": scope.depth}
+        | ({"commanders": scope.commanders} if scope.commanders else {}),
         "rules": [
             {
                 "rule": row.rule,

@@ -10,14 +10,22 @@ from importlib import resources
 from pathlib import Path
 
 from .errors import InputError, Location, did_you_mean
-from .model import GAME_ZONES, ORDERED_ZONES, PERSONAL_ZONES, ActionKind, Behaviour, Zone
+from .model import GAME_ZONES, ORDERED_ZONES, PERSONAL_ZONES, ActionKind, Behaviour, Scope, Zone
 
 RULE_ID = re.compile(r"^\d{3}\.\d+[a-z]?$")
 EXPECTED_VERDICTS = ("holds", "violated", "vacuous")
 EXPECT_KEYS = ("property", "verdict", "reason")
-BEHAVIOUR_ZONES = {Behaviour.OWNER_REDIRECT: PERSONAL_ZONES, Behaviour.ORDER_FIXED: ORDERED_ZONES, Behaviour.ZONE_CLOSED: GAME_ZONES}
+# The zones a commander replacement may name: the destinations it replaces (903.9b; 903.9 before July 2020).
+COMMANDER_REPLACEABLE = (Zone.LIBRARY, Zone.HAND, Zone.GRAVEYARD, Zone.EXILE)
+BEHAVIOUR_ZONES = {
+    Behaviour.OWNER_REDIRECT: PERSONAL_ZONES, Behaviour.ORDER_FIXED: ORDERED_ZONES, Behaviour.ZONE_CLOSED: GAME_ZONES,
+    Behaviour.COMMANDER_REPLACE: COMMANDER_REPLACEABLE,
+}
 # Behaviours whose rule must name its zones (a default of "every zone" would make no sense).
-ZONES_REQUIRED = (Behaviour.ZONE_CLOSED,)
+ZONES_REQUIRED = (Behaviour.ZONE_CLOSED, Behaviour.COMMANDER_REPLACE)
+# The variants a rule set may declare (`variant = "commander"`), and the behaviours only a variant has.
+VARIANTS = ("commander",)
+COMMANDER_BEHAVIOURS = (Behaviour.COMMANDER_CAST, Behaviour.COMMANDER_RETURN_SBA, Behaviour.COMMANDER_REPLACE)
 
 
 @dataclass(frozen=True)
@@ -78,6 +86,33 @@ class RuleSet:
     removed: tuple[str, ...] = ()
     expectations: tuple[Expectation, ...] = ()
     known_dead: tuple[KnownDead, ...] = ()
+    variant: str = ""  # "commander" for the Commander variant (section 903), "" for the base game
+
+    @property
+    def is_commander(self) -> bool:
+        return self.variant == "commander"
+
+    def scope_for(self, scope: Scope) -> Scope:
+        """The scope a check of this rule set uses. In the Commander variant a deck's cards include
+        its commander (903.5a), which starts in the command zone (903.6): of each player's `cards`,
+        one is the commander (when there is at least one card) and the rest start in the library.
+        Other rule sets have no commander. Idempotent: a scope already made for the variant, or for
+        the base game, comes back unchanged."""
+        deck = scope.cards + scope.commanders
+        commanders = min(1, deck) if self.is_commander else 0
+        return replace(scope, cards=deck - commanders, commanders=commanders)
+
+    def fallback_replacement(self, zone: Zone) -> str | None:
+        """903.9a removed: the rule whose removal brings back the replacement of the rules before
+        July 2020 for graveyards and exile (a commander that would go there may go to the command
+        zone instead). None while every such rule is in force, or for other zones."""
+        if zone not in (Zone.GRAVEYARD, Zone.EXILE):
+            return None
+        return next((r.id for r in self.rules if r.behaviour is Behaviour.COMMANDER_RETURN_SBA and r.id in self.removed), None)
+
+    def replaces(self, zone: Zone) -> str | None:
+        """The rule under which a commander that would be put into `zone` may go to the command zone instead."""
+        return self.active(Behaviour.COMMANDER_REPLACE, zone) or self.fallback_replacement(zone)
 
     def dead_reason(self, what: str, name: str) -> str:
         """Why the file expects the action or rule to be dead, or "" when it does not."""
@@ -204,6 +239,12 @@ def parse_ruleset(data: bytes, path: str, origin: str) -> RuleSet:
     known_dead += tuple(
         reader.known_dead(d, i, rules, (), table_name="unguarded") for i, d in enumerate(reader.optional_table_list(doc, "unguarded"))
     )
+    variant = doc.get("variant", "")
+    if variant != "" and variant not in VARIANTS:
+        reader.fail(f"unknown variant {variant!r}{did_you_mean(str(variant), VARIANTS)}; one of: {', '.join(VARIANTS)} (or leave it out)", "variant")
+    for r in rules:
+        if r.behaviour in COMMANDER_BEHAVIOURS and variant != "commander":
+            reader.fail(f"rule {r.id}: {r.behaviour.value} needs `variant = \"commander\"` at the top level (commanders exist only in that variant)", f'id = "{r.id}"')
     reader.check_unique([r.id for r in rules], "rule")
     reader.check_unique([a.kind.value for a in actions], "action")
     reader.check_unique([z.zone.value for z in zones], "zone")
@@ -225,6 +266,7 @@ def parse_ruleset(data: bytes, path: str, origin: str) -> RuleSet:
         actions=actions,
         expectations=expectations,
         known_dead=known_dead,
+        variant=variant,
     )
 
 

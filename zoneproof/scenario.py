@@ -16,6 +16,7 @@ from pathlib import Path
 from .errors import InputError, Location, did_you_mean
 from .interpreter import IllegalAction, World, apply, sees
 from .model import (
+    COMMANDER_TYPES,
     ORDERED_ZONES,
     PERSONAL_ZONES,
     PLAYER_NAMES,
@@ -36,8 +37,8 @@ from .trace import Trace, write_atomically
 
 EXPECTATION_KEYS = {"card", "zone", "whose", "controller", "position", "same_object_as_step", "new_object_since_step",
                     "counters", "tapped", "attached", "effect", "exists", "face_down", "revealed", "seen_by"}
-STEP_KEYS = {"action", "card", "player", "n", "zone", "order", "cards", "illegal", "expect"}
-CARD_KEYS = {"name", "owner", "type", "token", "sideboard", "start"}
+STEP_KEYS = {"action", "card", "player", "n", "zone", "order", "cards", "to_command", "illegal", "expect"}
+CARD_KEYS = {"name", "owner", "type", "token", "sideboard", "commander", "start"}
 
 
 @dataclass(frozen=True)
@@ -170,9 +171,18 @@ def _build_world(r: _Reader, ruleset: RuleSet, players: int, player_names: dict,
         seen.add(name)
         owner = r.choice(card.get("owner"), player_names, f"owner of {name}", name)
         kind = SlotKind.TOKEN if card.get("token") else SlotKind.SIDEBOARD if card.get("sideboard") else SlotKind.CARD
+        if card.get("commander"):
+            if kind is not SlotKind.CARD:
+                r.fail(f"{name}: a commander is neither a token nor a sideboard card", name)
+            if not ruleset.is_commander:
+                r.fail(f"{name}: commanders need a rule set of the Commander variant (`variant = \"commander\"`), not '{ruleset.name}'", name)
+            kind = SlotKind.COMMANDER
         per_kind.setdefault((owner, kind), []).append(card)
     count = lambda kind: max([len(per_kind.get((p, kind), [])) for p in range(players)] + [0])  # noqa: E731
-    scope = Scope(players=players, cards=count(SlotKind.CARD), sideboard=count(SlotKind.SIDEBOARD), tokens=count(SlotKind.TOKEN))
+    if count(SlotKind.COMMANDER) > 1:
+        r.fail("each player has at most one commander", "commander")
+    scope = Scope(players=players, cards=count(SlotKind.CARD), sideboard=count(SlotKind.SIDEBOARD), tokens=count(SlotKind.TOKEN),
+                  commanders=count(SlotKind.COMMANDER))
     slots = slots_for(scope)
     names: dict[str, int] = {}
     card_types = [CardType.CREATURE] * len(slots)
@@ -184,13 +194,15 @@ def _build_world(r: _Reader, ruleset: RuleSet, players: int, player_names: dict,
             card_types[slot] = r.choice(card.get("type", "creature"), {t.value: t for t in CardType}, f"card type of {card['name']}", card["name"])
             if kind is SlotKind.TOKEN and card_types[slot] is not CardType.CREATURE:
                 r.fail(f"token {card['name']} must be a creature", card["name"])
-            default = {SlotKind.CARD: "library", SlotKind.SIDEBOARD: "outside", SlotKind.TOKEN: "nowhere"}[kind]
+            if kind is SlotKind.COMMANDER and card_types[slot] not in COMMANDER_TYPES:
+                r.fail(f"commander {card['name']} must be a creature or a planeswalker (903.3)", card["name"])
+            default = {SlotKind.CARD: "library", SlotKind.SIDEBOARD: "outside", SlotKind.TOKEN: "nowhere", SlotKind.COMMANDER: "command"}[kind]
             starts[slot] = r.choice(card.get("start", default), {z.value: z for z in Zone}, f"start of {card['name']}", card["name"])
     shown = {slot: name for name, slot in names.items()}
     slots = tuple(replace(s, name=shown.get(s.index, s.name)) for s in slots)
     for s in slots:
         names.setdefault(s.name, s.index)
-        starts.setdefault(s.index, {SlotKind.CARD: Zone.LIBRARY, SlotKind.SIDEBOARD: Zone.OUTSIDE, SlotKind.TOKEN: Zone.NOWHERE}[s.kind])
+        starts.setdefault(s.index, {SlotKind.CARD: Zone.LIBRARY, SlotKind.SIDEBOARD: Zone.OUTSIDE, SlotKind.TOKEN: Zone.NOWHERE, SlotKind.COMMANDER: Zone.COMMAND}[s.kind])
     world = World(ruleset, slots, tuple(card_types), players)
     return world, _start_state(slots, starts, cards, names), names
 
@@ -242,6 +254,9 @@ def _step(r: _Reader, raw: dict, number: int, names: dict, player_names: dict) -
     illegal = raw.get("illegal", False)
     if not isinstance(illegal, bool):
         r.fail(f"{where}: `illegal` is true or false", needle)
+    to_command = raw.get("to_command", False)
+    if not isinstance(to_command, bool):
+        r.fail(f"{where}: `to_command` is true or false", needle)
     expectations = raw.get("expect", [])
     if not isinstance(expectations, list) or not all(isinstance(e, dict) for e in expectations):
         r.fail(f"{where}: `expect` is a list of tables like {{ card = \"Bear\", zone = \"graveyard\" }}", needle)
@@ -255,7 +270,7 @@ def _step(r: _Reader, raw: dict, number: int, names: dict, player_names: dict) -
         for player_name in seen_by:
             r.choice(player_name, player_names, f"player in {where} seen_by", needle)
         parsed.append(Expectation(e["card"], tuple((k, v) for k, v in e.items() if k != "card")))
-    action = Action(kind=kind, card=card, player=player, n=n, zone=zone, order=order, cards=cards)
+    action = Action(kind=kind, card=card, player=player, n=n, zone=zone, order=order, cards=cards, to_command=to_command)
     return ScenarioStep(action, illegal, tuple(parsed), r.line_of(needle))
 
 
@@ -357,6 +372,8 @@ def scenario_from_trace(trace: Trace, violation: str) -> dict:
             card["token"] = True
         if slot.kind is SlotKind.SIDEBOARD:
             card["sideboard"] = True
+        if slot.kind is SlotKind.COMMANDER:
+            card["commander"] = True
         doc["card"].append(card)
     doc["step"] = []
     before = trace.initial
@@ -401,6 +418,8 @@ def action_entry(a: Action, slots) -> dict:
         entry["order"] = [slots[x].name for x in order]
     if a.cards:
         entry["cards"] = [slots[x].name for x in a.cards]
+    if a.to_command:
+        entry["to_command"] = True
     return entry
 
 

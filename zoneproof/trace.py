@@ -71,7 +71,18 @@ def _player(p: int | None) -> str:
     return "" if p is None else PLAYER_NAMES[p]
 
 
+# A trace of a Commander rule set (a scope with commanders) also records each action's `to_command`
+# and each object's `fresh`; other traces leave them out, as they always are false there.
+
+
 def _action_json(action: Action | None, slots: tuple[Slot, ...]) -> dict:
+    record = _action_record(action, slots)
+    if any(s.is_commander for s in slots):
+        record["to_command"] = action is not None and action.to_command
+    return record
+
+
+def _action_record(action: Action | None, slots: tuple[Slot, ...]) -> dict:
     if action is None:
         return {"kind": INIT, "card": "", "player": "", "n": _int(0), "zone": "", "order": {"#map": []}, "cards": {"#set": []}}
     return {
@@ -86,6 +97,8 @@ def _action_json(action: Action | None, slots: tuple[Slot, ...]) -> dict:
 
 
 def _objects_json(state: GameState, slots: tuple[Slot, ...]) -> dict:
+    with_fresh = any(s.is_commander for s in slots)
+
     def record(o: ObjectState) -> dict:
         return {
             "zone": o.zone.value,
@@ -99,7 +112,7 @@ def _objects_json(state: GameState, slots: tuple[Slot, ...]) -> dict:
             "attached": o.attached,
             "effect": o.effect,
             "revealed": o.revealed,
-        }
+        } | ({"fresh": o.fresh} if with_fresh else {})
 
     return {"#map": [[slot.name, record(o)] for slot, o in zip(slots, state.objects)]}
 
@@ -144,7 +157,7 @@ def trace_to_itf(trace: Trace) -> dict:
                 "sideboard": scope.sideboard,
                 "tokens": scope.tokens,
                 "depth": scope.depth,
-            },
+            } | ({"commanders": scope.commanders} if scope.commanders else {}),
             "seed": trace.seed,
             "violation_step": trace.violation_step,
         },
@@ -248,6 +261,8 @@ def read_trace(path: Path) -> Trace:
     prop = r.typed(r.get(meta, "property", "#meta"), dict, "#meta.property")
     scope_raw = r.typed(r.get(meta, "scope", "#meta"), dict, "#meta.scope")
     scope_values = {k: r.typed(r.get(scope_raw, k, "#meta.scope"), int, f"#meta.scope.{k}") for k in ("players", "cards", "sideboard", "tokens", "depth")}
+    if "commanders" in scope_raw:
+        scope_values["commanders"] = r.typed(scope_raw["commanders"], int, "#meta.scope.commanders")
     for key, value in scope_values.items():
         low, high = Scope.LIMITS[key]
         if not low <= value <= high:
@@ -270,7 +285,8 @@ def read_trace(path: Path) -> Trace:
         for slot in slots:
             rec = objects[slot.name]
             at = f"state {i}, {slot.name}"
-            values = {f: r.get(rec, f, at) for f in STATE_FIELDS}
+            values = {f: r.get(rec, f, at) for f in STATE_FIELDS if f != "fresh"}
+            values["fresh"] = r.get(rec, "fresh", at) if scope.commanders else False
             result.append(ObjectState(
                 zone=r.enum(Zone, values["zone"], f"{at}.zone"),
                 whose=r.name(player_by_name, values["whose"], f"{at}.whose"),
@@ -283,6 +299,7 @@ def read_trace(path: Path) -> Trace:
                 attached=r.typed(values["attached"], bool, f"{at}.attached"),
                 effect=r.typed(values["effect"], bool, f"{at}.effect"),
                 revealed=r.typed(values["revealed"], bool, f"{at}.revealed"),
+                fresh=r.typed(values["fresh"], bool, f"{at}.fresh"),
             ))
         card_types = tuple(r.enum(CardType, types[s.name], f"state {i}, card_type[{s.name}]") for s in slots)
         return GameState(tuple(result)), card_types
@@ -311,6 +328,7 @@ def read_trace(path: Path) -> Trace:
                 for key, value in sorted(order.items())
             ),
             cards=tuple(sorted(r.name(slot_by_name, x, f"{at}.cards") for x in cards)),
+            to_command=r.typed(r.get(rec, "to_command", at), bool, f"{at}.to_command") if scope.commanders else False,
         )
 
     first = itf.states[0].values
