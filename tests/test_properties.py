@@ -36,6 +36,8 @@ STOCK = {
     "spells-not-permanents": ("400.4a",),
     "outside-the-game": ("400.11c",),
     "zone-wide": ("400.12",),
+    "illegal-cast-reversed": ("601.2", "601.2e"),
+    "commander-return": ("903.9", "903.9a", "903.9b"),
 }
 ALWAYS = {"owner-zones", "one-zone", "spells-not-permanents"}
 
