@@ -42,6 +42,8 @@ STOCK = {
     "face-down-reveal": ("708.9",),
     "face-up-same-object": ("708.7", "708.8"),
     "hidden-zones": ("400.2", "401.2", "402.3"),
+    "illegal-cast-reversed": ("601.2", "601.2e"),
+    "commander-return": ("903.9", "903.9a", "903.9b"),
 }
 ALWAYS = {"owner-zones", "one-zone", "spells-not-permanents", "face-down-visibility", "hidden-zones"}
 
