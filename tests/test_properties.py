@@ -36,6 +36,10 @@ STOCK = {
     "spells-not-permanents": ("400.4a",),
     "outside-the-game": ("400.11c",),
     "zone-wide": ("400.12",),
+    "mulligan-hand-size": ("103.4", "103.5"),
+    "mulligan-conserves": ("103.4", "103.5"),
+    "mulligan-keep-zero": ("103.4", "103.5"),
+    "mulligan-look-smaller": ("103.4",),
 }
 ALWAYS = {"owner-zones", "one-zone", "spells-not-permanents"}
 

@@ -65,6 +65,12 @@ def changes(before: GameState, after: GameState, slots: tuple[Slot, ...]) -> lis
                     a, b = PLAYER_NAMES[a], PLAYER_NAMES[b]
                 bits.append(f"{f.name} {a} → {b}")
         phrases.append(f"{slots[i].name}: " + ", ".join(bits))
+    for p, (ps, ps2) in enumerate(zip(before.players, after.players)):
+        bits = [f"{f.name} {getattr(ps, f.name)} → {getattr(ps2, f.name)}" for f in fields(ps) if getattr(ps, f.name) != getattr(ps2, f.name)]
+        if bits:
+            phrases.append(f"player {PLAYER_NAMES[p]}: " + ", ".join(bits))
+    if after.started and not before.started and after.players:
+        phrases.append("the game starts: the pregame is over")
     return phrases
 
 
@@ -164,8 +170,9 @@ def format_ruleset(ruleset: RuleSet) -> list[str]:
         traits = ["personal" if z.personal else "shared", "hidden" if z.hidden else "public", "ordered" if z.ordered else "unordered"]
         lines.append(f"    {z.zone.value:<12} {', '.join(traits)}")
     lines.append("  rules:")
+    width = max([8] + [len(r.id) for r in ruleset.rules])
     for rule in ruleset.rules:
-        lines.append(f"    {rule.id:<8} {rule.behaviour.value:<28} {rule.summary}")
+        lines.append(f"    {rule.id:<{width}} {rule.behaviour.value:<28} {rule.summary}")
     if ruleset.expectations:
         lines.append("  expected verdicts (holds for every other property):")
         for e in ruleset.expectations:
@@ -218,6 +225,7 @@ def format_diff_rules(result) -> list[str]:
     if not result.rules and not any(result.actions):
         return ["rules: the same rules in force, with the same behaviours"]
     lines = ["rules that differ:"] if result.rules else []
+    width = max([8] + [len(d.rule_id) for d in result.rules])
     for d in result.rules:
         sides = []
         for ruleset, rule in ((a, d.a), (b, d.b)):
@@ -227,7 +235,7 @@ def format_diff_rules(result) -> list[str]:
             else:
                 shown = "removed" if rule_in_file(ruleset, d.rule_id) else "not in the file"
             sides.append(f"{result.name(ruleset)}: {shown}")
-        lines.append(f"  {d.rule_id:<8} {sides[0]:<46} {sides[1]}")
+        lines.append(f"  {d.rule_id:<{width}} {sides[0]:<46} {sides[1]}")
     for ruleset, kinds in zip((a, b), result.actions):
         if kinds:
             lines.append(f"actions only under {result.name(ruleset)}: {', '.join(k.value for k in kinds)}")
@@ -280,7 +288,7 @@ def format_diff(result, paths: dict) -> list[str]:
     s = result.scope
     lines = [
         f"diff {result.name(result.a)} vs {result.name(result.b)}: {s.players} players, {s.cards} cards, {s.sideboard} sideboard,"
-        f" {s.tokens} tokens, depth {s.depth}"
+        f" {s.tokens} tokens, depth {s.depth}" + (f", starting hand {s.starting_hand}" if result.a.has_pregame or result.b.has_pregame else "")
     ]
     lines += format_diff_rules(result)
     lines += format_diff_properties(result, paths)

@@ -1,0 +1,174 @@
+"""The pregame (103.4 of 2015, the Paris and Vancouver mulligans): per-player state in the
+interpreter, the checker, the traces and the property language, and a counterexample for each
+mulligan property when its rule is removed. Scopes are one player with two or three cards."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from zoneproof.check import Verdict, check_properties
+from zoneproof.evaluate import evaluate_concrete
+from zoneproof.interpreter import IllegalAction, World, apply, check_initial
+from zoneproof.model import Action, ActionKind, CardType, GameState, PlayerState, Scope, Zone, initial_state, slots_for
+from zoneproof.properties import stock_properties
+from zoneproof.ruleset import load_ruleset
+from zoneproof.trace import read_trace
+
+K = ActionKind
+ORIGINS, BFZ = load_ruleset("mtg-2015-origins"), load_ruleset("mtg-2015-bfz")
+PROPS = {p.id: p for p in stock_properties()}
+ONE = ("--players", "1", "--sideboard", "0", "--tokens", "0", "--no-lint")
+A1, A2, A3 = 0, 1, 2
+
+
+def world(ruleset, hand: int = 2, players: int = 1) -> tuple[World, GameState]:
+    scope = Scope(players=players, cards=3, sideboard=0, tokens=0, hand=hand)
+    slots = slots_for(scope)
+    decks = {p: [s.index for s in slots if s.owner == p][::-1] for p in range(players)}  # A1 on top
+    w = World(ruleset, slots, tuple(CardType.CREATURE for _ in slots), players, scope.starting_hand)
+    start = initial_state(slots, decks, pregame_players=players)
+    check_initial(w, start)
+    return w, start
+
+
+def run(w: World, state: GameState, *actions: Action) -> GameState:
+    for action in actions:
+        state = apply(w, state, action).state
+    return state
+
+
+def mulligan(hand: tuple[int, ...], library: tuple[int, ...], player: int = 0) -> Action:
+    return Action(K.MULLIGAN, player=player, cards=hand, order=((f"library/{'AB'[player]}", library),))
+
+
+def hand_size(state: GameState, p: int = 0) -> int:
+    return state.size(Zone.HAND, p)
+
+
+def test_the_paris_mulligan_draws_one_card_fewer_each_time_and_a_zero_hand_must_be_kept():
+    w, start = world(ORIGINS)
+    drawn = run(w, start, Action(K.DRAW_HAND, player=0))
+    assert hand_size(drawn) == 2 and drawn.players[0] == PlayerState(drawn=True)
+    once = run(w, drawn, mulligan((A3,), (A2, A1)))
+    assert hand_size(once) == 1 and once.players[0].mulligans == 1
+    assert [once.objects[c].zone for c in (A1, A2, A3)] == [Zone.LIBRARY, Zone.LIBRARY, Zone.HAND]
+    assert once.objects[A2].pos == 1  # the recorded order: A2 on top of A1
+    twice = run(w, once, mulligan((), (A1, A2, A3)))
+    assert hand_size(twice) == 0
+    with pytest.raises(IllegalAction, match="must be kept"):
+        apply(w, twice, mulligan((), (A1, A2, A3)))
+    with pytest.raises(IllegalAction, match="the new hand has 0 cards"):
+        apply(w, once, mulligan((A1,), (A2, A3)))
+
+
+def test_without_103_4_a_mulligan_draws_a_full_new_hand():
+    w, start = world(ORIGINS.without(["103.4"]))
+    state = run(w, start, Action(K.DRAW_HAND, player=0), mulligan((A2, A3), (A1,)))
+    assert hand_size(state) == 2 and state.players[0].mulligans == 1
+
+
+def test_the_game_starts_from_the_bare_start_or_once_every_player_has_kept():
+    w, start = world(ORIGINS)
+    drawn = run(w, start, Action(K.DRAW_HAND, player=0))
+    with pytest.raises(IllegalAction, match="mulligan process is not over"):
+        apply(w, drawn, Action(K.DRAW, card=A3, player=0))
+    kept = run(w, drawn, Action(K.KEEP, player=0))
+    started = run(w, kept, Action(K.DRAW, card=A3, player=0))
+    assert started.started and hand_size(started) == 3
+    with pytest.raises(IllegalAction, match="the game has started"):
+        apply(w, started, mulligan((), (A1, A2, A3)))
+    # skipping the pregame: the first ordinary action starts the game with empty hands
+    skipped = run(w, start, Action(K.DRAW, card=A1, player=0))
+    assert skipped.started
+    with pytest.raises(IllegalAction, match="the game has started"):
+        apply(w, skipped, Action(K.DRAW_HAND, player=0))
+
+
+def test_the_vancouver_look_puts_the_top_card_on_the_bottom_only_below_the_starting_size():
+    w, start = world(BFZ)
+    full = run(w, start, Action(K.DRAW_HAND, player=0), Action(K.KEEP, player=0))
+    with pytest.raises(IllegalAction, match="not smaller than the starting hand size"):
+        apply(w, full, Action(K.POST_MULLIGAN_LOOK, card=A3, player=0))
+    smaller = run(w, start, Action(K.DRAW_HAND, player=0), mulligan((A3,), (A1, A2)), Action(K.KEEP, player=0))
+    looked = run(w, smaller, Action(K.POST_MULLIGAN_LOOK, card=A1, player=0, n=0))
+    assert [looked.objects[c].pos for c in (A1, A2)] == [0, 1] and looked.players[0].looked
+    assert looked.objects[A1].gen == smaller.objects[A1].gen  # it stays in the library: the same object
+    stays = run(w, smaller, Action(K.POST_MULLIGAN_LOOK, card=A1, player=0, n=1))
+    assert stays.objects == smaller.objects
+    with pytest.raises(IllegalAction, match="already looked"):
+        apply(w, looked, Action(K.POST_MULLIGAN_LOOK, card=A2, player=0, n=1))
+    # no look before Vancouver, and none with 103.4.look removed
+    w_origins, _ = world(ORIGINS)
+    with pytest.raises(IllegalAction, match="no action 'post_mulligan_look'"):
+        apply(w_origins, smaller, Action(K.POST_MULLIGAN_LOOK, card=A1, player=0))
+    w_without, _ = world(BFZ.without(["103.4.look"]))
+    with pytest.raises(IllegalAction, match="no rule in force lets a player look"):
+        apply(w_without, smaller, Action(K.POST_MULLIGAN_LOOK, card=A1, player=0))
+
+
+def test_the_look_waits_for_every_player_to_keep():
+    w, start = world(BFZ, players=2)
+    state = run(w, start, Action(K.DRAW_HAND, player=0), Action(K.DRAW_HAND, player=1),
+                mulligan((A3,), (A1, A2)), Action(K.KEEP, player=0))
+    with pytest.raises(IllegalAction, match="after every player has kept"):
+        apply(w, state, Action(K.POST_MULLIGAN_LOOK, card=A1, player=0))
+    state = run(w, state, Action(K.KEEP, player=1), Action(K.POST_MULLIGAN_LOOK, card=A1, player=0))
+    assert state.players[0].looked and not state.players[1].looked
+
+
+def test_mulligan_conserves_catches_a_mulligan_that_loses_a_card():
+    """The conservation property has no rule whose removal breaks it (the pregame only moves cards
+    between a hand and a library); it does fail on a step that loses one."""
+    w, start = world(ORIGINS)
+    drawn = run(w, start, Action(K.DRAW_HAND, player=0))
+    action = mulligan((A3,), (A2, A1))
+    after = apply(w, drawn, action).state
+    prop = PROPS["mulligan-conserves"]
+    assert evaluate_concrete(prop, w.slots, w.card_types, drawn, action, after, players=1)
+    lost = GameState(tuple(o.moved(zone=Zone.EXILE, pos=0) if c == A1 else o for c, o in enumerate(after.objects)), after.players)
+    assert not evaluate_concrete(prop, w.slots, w.card_types, drawn, action, lost, players=1)
+
+
+@pytest.mark.parametrize("ruleset, removed, prop, scope, depth", [
+    ("mtg-2015-origins", "103.4", "mulligan-hand-size", ("--cards", "2", "--depth", "2"), 2),
+    ("mtg-2015-origins", "103.4.keep-zero", "mulligan-keep-zero", ("--cards", "2", "--hand", "1", "--depth", "3"), 3),
+    ("mtg-2015-bfz", "103.4.look-smaller", "mulligan-look-smaller", ("--cards", "3", "--depth", "3"), 3),
+])
+def test_removing_a_mulligan_rule_gives_a_counterexample_that_replays(run_cli, tmp_path, ruleset, removed, prop, scope, depth):
+    code, out, _ = run_cli("check", ruleset, "--without", removed, "-p", prop, *ONE, *scope)
+    assert code == 1 and f"violated  depth {depth}" in out, out
+    trace_path = tmp_path / "counterexamples" / f"{ruleset}--without-{removed}--{prop}.itf.json"
+    trace = read_trace(trace_path)
+    expected_hand = int(scope[scope.index("--hand") + 1]) if "--hand" in scope else 2
+    assert trace.initial.players == (PlayerState(),) and trace.scope.hand == expected_hand
+    data = json.loads(trace_path.read_text())
+    assert data["vars"][-2:] == ["players", "started"] and "hand" in data["#meta"]["scope"]
+    code, replayed, _ = run_cli("replay", str(trace_path))
+    assert code == 0 and "✓ confirmed" in replayed, replayed
+
+
+def test_the_mulligan_properties_hold_under_the_2015_rule_sets():
+    scope = Scope(players=1, cards=2, sideboard=0, tokens=0, depth=4)
+    props = [PROPS[p] for p in ("mulligan-hand-size", "mulligan-conserves", "mulligan-keep-zero", "mulligan-look-smaller", "ordered-zones")]
+    for ruleset in (ORIGINS, BFZ):
+        results = check_properties(ruleset, props, scope)
+        assert [r.verdict for r in results] == [Verdict.HOLDS] * len(props), [(r.prop.id, r.verdict, r.reason) for r in results]
+
+
+@pytest.fixture
+def run_cli(run):
+    return run
+
+
+def test_a_rule_set_without_a_mulligan_rule_keeps_its_trace_format(run, tmp_path):
+    code, _, _ = run("check", "mtg-current", "--without", "400.3", "-p", "owner-zones", "--no-lint", "--depth", "2", "--cards", "2")
+    assert code == 1
+    data = json.loads(next((tmp_path / "counterexamples").glob("*.itf.json")).read_text())
+    assert data["vars"] == ["action", "rules", "objects", "card_type"] and "hand" not in data["#meta"]["scope"]
+    assert "players" not in data["states"][0]
+
+
+def test_hand_larger_than_the_deck_is_refused(run):
+    code, _, err = run("check", "mtg-2015-origins", "--cards", "2", "--hand", "3")
+    assert code == 2 and "--hand must be 0..2" in err
