@@ -1,6 +1,7 @@
 """`zoneproof diff`: rules that differ, verdict flips, and shortest runs one rule set allows and the other forbids."""
 
 import json
+import re
 from pathlib import Path
 
 from tests.conftest import normalise
@@ -94,3 +95,23 @@ def test_two_rule_sets_of_one_name_are_told_apart(run, tmp_path):
     names = {p.name for p in (tmp_path / "counterexamples").iterdir()}
     assert "mtg-current--a--allows-sacrifice.scenario.toml" in names and "mtg-current--b--allows-sacrifice.scenario.toml" in names
     assert len(names) == 16
+
+
+def test_the_vancouver_mulligan_lets_the_library_change_without_a_shuffle(run, tmp_path):
+    """mtg-2015-bfz allows the post-mulligan look after a mulligan, which mtg-2015-origins has not:
+    a shortest run of four steps (draw_hand, mulligan, keep, look), replayed as two scenarios."""
+    scope = ("--players", "1", "--cards", "2", "--hand", "1", "--sideboard", "0", "--tokens", "0", "--depth", "4")
+    code, out, err = run("diff", "mtg-2015-origins", "mtg-2015-bfz", "-p", "mulligan-hand-size", *scope)
+    assert code == 1 and err == "", out
+    assert "103.4.look         mtg-2015-origins: not in the file" in out
+    assert "actions only under mtg-2015-bfz: post_mulligan_look" in out
+    assert "post_mulligan_look: allowed by mtg-2015-bfz, not by mtg-2015-origins (4 steps)" in out
+    assert "has no action 'post_mulligan_look'" in out
+    steps = [line.split()[1] for line in out.splitlines() if re.match(r"\s+\d\.\s", line)]
+    assert steps == ["draw_hand", "mulligan", "keep", "post_mulligan_look"]
+    scenarios = sorted((tmp_path / "counterexamples").glob("*.scenario.toml"))
+    assert [p.name for p in scenarios] == [
+        "mtg-2015-bfz--allows-post_mulligan_look.scenario.toml", "mtg-2015-origins--refuses-post_mulligan_look.scenario.toml",
+    ]
+    code, ran, _ = run("run", *map(str, scenarios))
+    assert code == 0 and "2 scenarios: 2 passed, 0 failed" in ran, ran
