@@ -846,7 +846,7 @@ class Encoding:
 
     def _free_mulligan(self, s: StateVars, p: int):
         free = z3.And(self.on(Behaviour.MULLIGAN_FREE_FIRST), z3.Not(s.player("free_taken", p)))
-        return free if self.players > 1 else self.false()
+        return free if self.players > 2 else self.false()  # a multiplayer game begins with more than two players
 
     def _mulligan_players(self, t: int, s: StateVars, p: int) -> dict:
         free = self._free_mulligan(s, p)

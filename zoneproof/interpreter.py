@@ -529,7 +529,7 @@ class _Step:
             self.require(bool(hand), f"{PLAYER_NAMES[p]}'s hand has no cards: it must be kept ({zero_rule})")
             self.cite(zero_rule)
         free_rule = self.world.on(Behaviour.MULLIGAN_FREE_FIRST)
-        free = bool(free_rule) and self.world.players > 1 and not ps.free_taken
+        free = bool(free_rule) and self.world.players > 2 and not ps.free_taken  # a multiplayer game begins with more than two players
         if free:
             self.cite(free_rule)
         counted = ps.mulligans + (0 if free else 1)

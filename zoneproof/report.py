@@ -69,8 +69,8 @@ def changes(before: GameState, after: GameState, slots: tuple[Slot, ...]) -> lis
         bits = [f"{f.name} {getattr(ps, f.name)} → {getattr(ps2, f.name)}" for f in fields(ps) if getattr(ps, f.name) != getattr(ps2, f.name)]
         if bits:
             phrases.append(f"player {PLAYER_NAMES[p]}: " + ", ".join(bits))
-    if after.started and not before.started and after.players:
-        phrases.append("the game starts: the pregame is over")
+    if after.started and not before.started and any(ps.drawn for ps in before.players):
+        phrases.append("the game starts: the mulligans are over")
     return phrases
 
 
