@@ -183,3 +183,72 @@ def test_a_rule_set_without_a_mulligan_rule_keeps_its_trace_format(run, tmp_path
 def test_hand_larger_than_the_deck_is_refused(run):
     code, _, err = run("check", "mtg-2015-origins", "--cards", "2", "--hand", "3")
     assert code == 2 and "--hand must be 0..2" in err
+
+
+# ---------------------------------------------------------------- the London mulligan (mtg-current)
+
+CURRENT = load_ruleset("mtg-current")
+
+
+def test_the_london_mulligan_draws_a_full_hand_then_puts_one_card_per_mulligan_on_the_bottom():
+    w, start = world(CURRENT)
+    state = run(w, start, Action(K.DRAW_HAND, player=0), mulligan((A1, A3), (A2,)))
+    assert hand_size(state) == 2 and state.players[0].owed == 1 and state.players[0].mulligans == 1
+    with pytest.raises(IllegalAction, match="must first put 1 more card"):
+        apply(w, state, Action(K.KEEP, player=0))
+    state = run(w, state, Action(K.BOTTOM, card=A3, player=0))
+    assert state.objects[A3].zone is Zone.LIBRARY and state.objects[A3].pos == 0 and state.players[0].owed == 0
+    with pytest.raises(IllegalAction, match="owes no card"):
+        apply(w, state, Action(K.BOTTOM, card=A1, player=0))
+    kept = run(w, state, Action(K.KEEP, player=0))
+    assert hand_size(kept) == 1 and kept.players[0].kept
+    # the second mulligan draws two again and owes two; then the hand would be zero: no third
+    state = run(w, state, mulligan((A1, A2), (A3,)), Action(K.BOTTOM, card=A2, player=0), Action(K.BOTTOM, card=A1, player=0))
+    assert hand_size(state) == 0 and [state.objects[c].pos for c in (A1, A2, A3)] == [0, 1, 2]
+    with pytest.raises(IllegalAction, match="must be kept"):
+        apply(w, state, mulligan((A1, A2), (A3,)))
+
+
+def test_the_first_mulligan_of_a_multiplayer_game_is_free_under_103_5c():
+    w, start = world(CURRENT, players=3)
+    state = run(w, start, Action(K.DRAW_HAND, player=0), mulligan((A1, A3), (A2,)))
+    assert state.players[0] == PlayerState(drawn=True, mulligans=0, owed=0, free_taken=True)
+    state = run(w, state, mulligan((A1, A2), (A3,)))
+    assert state.players[0].mulligans == 1 and state.players[0].owed == 1
+    w_without, _ = world(CURRENT.without(["103.5c"]), players=3)
+    counted = run(w_without, start, Action(K.DRAW_HAND, player=0), mulligan((A1, A3), (A2,)))
+    assert counted.players[0].mulligans == 1 and counted.players[0].owed == 1
+    w_two, start_two = world(CURRENT, players=2)  # two players: not a multiplayer game
+    two = run(w_two, start_two, Action(K.DRAW_HAND, player=0), mulligan((A1, A3), (A2,)))
+    assert two.players[0].mulligans == 1
+
+
+FREE_FIRST = """
+property free-first-mulligan {
+  cites 103.5c
+  means "in a game of more than two players, a player's first mulligan does not count"
+  step forall p: player.
+    (exists q: player, r: player. q != p and r != p and q != r)
+    and action.kind == mulligan and action.player == p and not free_mulligan(p) ->
+      mulligans'(p) == mulligans(p) and free_mulligan'(p)
+}
+"""
+
+
+def test_removing_103_5c_makes_the_first_multiplayer_mulligan_count(run_cli, tmp_path):
+    (tmp_path / "free.zp").write_text(FREE_FIRST)
+    scope = ("--players", "3", "--cards", "2", "--sideboard", "0", "--tokens", "0", "--depth", "2", "--no-lint")
+    code, out, _ = run_cli("check", "mtg-current", "--properties", "free.zp", "-p", "free-first-mulligan", *scope)
+    assert code == 0 and "holds     depth 2" in out, out
+    code, out, _ = run_cli("check", "mtg-current", "--without", "103.5c", "--properties", "free.zp", "-p", "free-first-mulligan", *scope)
+    assert code == 1 and "violated  depth 2" in out, out
+    trace = tmp_path / "counterexamples" / "mtg-current--without-103.5c--free-first-mulligan.itf.json"
+    code, replayed, _ = run_cli("replay", str(trace))
+    assert code == 0 and "✓ confirmed" in replayed, replayed
+
+
+def test_removing_103_5_gives_a_full_new_hand_that_breaks_mulligan_hand_size(run_cli, tmp_path):
+    code, out, _ = run_cli("check", "mtg-current", "--without", "103.5", "-p", "mulligan-hand-size", *ONE, "--cards", "2", "--depth", "2")
+    assert code == 1 and "violated  depth 2" in out, out
+    trace = tmp_path / "counterexamples" / "mtg-current--without-103.5--mulligan-hand-size.itf.json"
+    assert run_cli("replay", str(trace))[0] == 0
