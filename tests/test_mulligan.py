@@ -252,3 +252,14 @@ def test_removing_103_5_gives_a_full_new_hand_that_breaks_mulligan_hand_size(run
     assert code == 1 and "violated  depth 2" in out, out
     trace = tmp_path / "counterexamples" / "mtg-current--without-103.5--mulligan-hand-size.itf.json"
     assert run_cli("replay", str(trace))[0] == 0
+
+
+def test_the_first_paris_mulligan_of_a_multiplayer_game_keeps_the_hand_size_under_103_4c():
+    w, start = world(BFZ, players=3)
+    state = run(w, start, Action(K.DRAW_HAND, player=0), mulligan((A1, A3), (A2,)))
+    assert hand_size(state) == 2 and state.players[0] == PlayerState(drawn=True, free_taken=True)
+    state = run(w, state, mulligan((A2,), (A1, A3)))
+    assert hand_size(state) == 1 and state.players[0].mulligans == 1
+    w_without, _ = world(BFZ.without(["103.4c"]), players=3)
+    with pytest.raises(IllegalAction, match="the new hand has 1 cards"):
+        apply(w_without, run(w_without, start, Action(K.DRAW_HAND, player=0)), mulligan((A1, A3), (A2,)))
