@@ -68,6 +68,9 @@ CURRENT = load_ruleset("mtg-current")
 # The Vancouver mulligan (the Paris mulligan and the post-mulligan look) under the zone rules of
 # mtg-current: the pregame actions that mtg-current does not have.
 VANCOUVER = load_ruleset("mtg-2015-bfz")
+# The Commander mulligan of 2015 (903.8: part of the hand set aside in exile, shuffled back on keeping).
+COMMANDER = load_ruleset("mtg-2015-commander")
+PREGAME_BASES = [VANCOUVER, COMMANDER]
 RULE_IDS = [r.id for r in CURRENT.rules]
 KINDS = [a.kind for a in CURRENT.actions] + [a.kind for a in VANCOUVER.actions if a.kind not in [b.kind for b in CURRENT.actions]]
 MAX_DEPTH = 5
@@ -112,7 +115,7 @@ def start_state(base: RuleSet = CURRENT) -> GameState:
 
 
 START = start_state()
-STARTS = {CURRENT.name: START, VANCOUVER.name: start_state(VANCOUVER)}
+STARTS = {CURRENT.name: START, **{b.name: start_state(b) for b in PREGAME_BASES}}
 CREATURES = tuple(CardType.CREATURE for _ in SLOTS)
 NAMES_ONLY = World(VANCOUVER, SLOTS, CREATURES, 2, HAND)  # for state_difference, which needs the slots' names (and compares the pregame)
 
@@ -159,8 +162,15 @@ def reordered_piles(world: World, state: GameState, action: Action) -> dict[str,
             return {}
         return {zone_key(action.zone, action.player): _pile(state, action.zone, action.player)}
     if action.kind is K.MULLIGAN:
+        if world.on(Behaviour.MULLIGAN_PARTIAL_PARIS) and not world.on(Behaviour.MULLIGAN_LONDON):
+            return {}  # the Commander mulligan draws from the top without a shuffle
         members = state.zone_members(Zone.HAND, action.player) + _pile(state, Zone.LIBRARY, action.player)
         return {zone_key(Zone.LIBRARY, action.player): [c for c in members if c not in action.cards]}
+    if action.kind is K.KEEP:
+        returning = [c for c, o in enumerate(state.objects) if o.zone is Zone.EXILE and o.face_down and SLOTS[c].owner == action.player]
+        if not world.on(Behaviour.MULLIGAN_RETURN_SET_ASIDE) or not returning:
+            return {}
+        return {zone_key(Zone.LIBRARY, action.player): _pile(state, Zone.LIBRARY, action.player) + returning}
     if action.kind is K.SHUFFLE_HAND_INTO_LIBRARY:
         p = action.player
         hand = state.zone_members(Zone.HAND, p)
@@ -346,18 +356,18 @@ def test_the_encoder_admits_exactly_every_legal_interpreter_run(run):
 
 
 @DIFFERENTIAL
-@given(legal_runs(base=VANCOUVER))
-def test_the_encoder_admits_exactly_every_legal_interpreter_run_with_the_vancouver_pregame(run):
-    removed, types, states, actions = run
-    note(describe(removed, types, actions))
+@given(st.sampled_from(PREGAME_BASES).flatmap(lambda base: st.tuples(st.just(base), legal_runs(base=base))))
+def test_the_encoder_admits_exactly_every_legal_interpreter_run_with_the_2015_pregames(based_run):
+    ruleset, (removed, types, states, actions) = based_run
+    note(f"rule set: {ruleset.name}\n" + describe(removed, types, actions))
     for action in actions:
         event(f"kind {action.kind.value}")
-    problem = encoder_disagrees(removed, types, states, actions, VANCOUVER)
+    problem = encoder_disagrees(removed, types, states, actions, ruleset)
     assert problem is None, problem
 
 
 @LONG_RUNS
-@given(st.sampled_from([CURRENT, VANCOUVER]).flatmap(lambda base: st.tuples(st.just(base), legal_runs(length=LONG_RUN, base=base))))
+@given(st.sampled_from([CURRENT, *PREGAME_BASES]).flatmap(lambda base: st.tuples(st.just(base), legal_runs(length=LONG_RUN, base=base))))
 def test_the_encoder_admits_exactly_every_step_of_long_interpreter_runs(based_run):
     """Five steps from the start of a game seldom reach the states where rules interact (a token in
     a graveyard under a card, an effect on a spell a player gained control of...). Long interpreter
@@ -527,13 +537,14 @@ def test_every_encoder_model_replays_in_the_interpreter(example):
 
 
 @DIFFERENTIAL
-@given(legal_runs(length=MAX_DEPTH - 1, base=VANCOUVER), st.integers(0, 2**16))
-def test_every_encoder_model_of_the_vancouver_pregame_replays_in_the_interpreter(run, seed):
-    """Random models of the mtg-2015-bfz encoding with the action kinds of a legal run fixed
-    (they reach the pregame far more often than free models do), replayed in the interpreter."""
-    removed, _, _, actions = run
-    ruleset = VANCOUVER.without(list(removed))
-    e, init, trans = encoding(len(actions), VANCOUVER)
+@given(st.sampled_from(PREGAME_BASES).flatmap(lambda base: st.tuples(st.just(base), legal_runs(length=MAX_DEPTH - 1, base=base))), st.integers(0, 2**16))
+def test_every_encoder_model_of_the_2015_pregames_replays_in_the_interpreter(based_run, seed):
+    """Random models of the mtg-2015-bfz and mtg-2015-commander encodings with the action kinds of
+    a legal run fixed (they reach the pregame far more often than free models do), replayed in the
+    interpreter."""
+    base, (removed, _, _, actions) = based_run
+    ruleset = base.without(list(removed))
+    e, init, trans = encoding(len(actions), base)
     solver = z3.Solver(ctx=e.ctx)
     solver.set("random_seed", seed)
     solver.add(init + trans + rule_values(e, ruleset))

@@ -120,22 +120,53 @@ def test_the_look_waits_for_every_player_to_keep():
 
 
 def test_mulligan_conserves_catches_a_mulligan_that_loses_a_card():
-    """The conservation property has no rule whose removal breaks it (the pregame only moves cards
-    between a hand and a library); it does fail on a step that loses one."""
+    """Outside the Commander rule set no rule's removal breaks the conservation property (the
+    pregame moves cards only between a hand and a library); it does fail on a step that loses one."""
     w, start = world(ORIGINS)
     drawn = run(w, start, Action(K.DRAW_HAND, player=0))
     action = mulligan((A3,), (A2, A1))
     after = apply(w, drawn, action).state
     prop = PROPS["mulligan-conserves"]
     assert evaluate_concrete(prop, w.slots, w.card_types, drawn, action, after, players=1)
-    lost = GameState(tuple(o.moved(zone=Zone.EXILE, pos=0) if c == A1 else o for c, o in enumerate(after.objects)), after.players)
+    lost = GameState(tuple(o.moved(zone=Zone.GRAVEYARD, pos=0) if c == A1 else o for c, o in enumerate(after.objects)), after.players)
     assert not evaluate_concrete(prop, w.slots, w.card_types, drawn, action, lost, players=1)
+
+
+COMMANDER = load_ruleset("mtg-2015-commander")
+
+
+def test_the_commander_mulligan_sets_cards_aside_and_shuffles_them_back_on_keeping():
+    w, start = world(COMMANDER)
+    drawn = run(w, start, Action(K.DRAW_HAND, player=0))
+    # set A2 aside (exiled face down), keep A1, draw one fewer than set aside: none
+    once = run(w, drawn, Action(K.MULLIGAN, player=0, cards=(A1,)))
+    assert once.objects[A2].zone is Zone.EXILE and once.objects[A2].face_down and hand_size(once) == 1
+    assert once.objects[A3].pos == 0 and once.players[0].mulligans == 1  # the library is not shuffled
+    with pytest.raises(IllegalAction, match="at least one card"):
+        apply(w, drawn, Action(K.MULLIGAN, player=0, cards=(A1, A2)))
+    with pytest.raises(IllegalAction, match="does not shuffle"):
+        apply(w, drawn, Action(K.MULLIGAN, player=0, cards=(A1,), order=(("library/A", (A3,)),)))
+    kept = run(w, once, Action(K.KEEP, player=0, order=(("library/A", (A2, A3)),)))
+    assert kept.objects[A2].zone is Zone.LIBRARY and not kept.objects[A2].face_down
+    assert [kept.objects[c].pos for c in (A2, A3)] == [1, 0]
+    # two set aside, one drawn from the top
+    both = run(w, drawn, Action(K.MULLIGAN, player=0, cards=(A3,)))
+    assert {both.objects[c].zone for c in (A1, A2)} == {Zone.EXILE} and hand_size(both) == 1
+    # without 903.8.shuffle-back the cards set aside stay in exile
+    w_lost, _ = world(COMMANDER.without(["903.8.shuffle-back"]))
+    lost = run(w_lost, once, Action(K.KEEP, player=0))
+    assert lost.objects[A2].zone is Zone.EXILE
+    # without 903.8 it is the Paris mulligan of 103.4
+    w_paris, _ = world(COMMANDER.without(["903.8"]))
+    paris = run(w_paris, drawn, mulligan((A3,), (A2, A1)))
+    assert {paris.objects[c].zone for c in (A1, A2)} == {Zone.LIBRARY}
 
 
 @pytest.mark.parametrize("ruleset, removed, prop, scope, depth", [
     ("mtg-2015-origins", "103.4", "mulligan-hand-size", ("--cards", "2", "--depth", "2"), 2),
     ("mtg-2015-origins", "103.4.keep-zero", "mulligan-keep-zero", ("--cards", "2", "--hand", "1", "--depth", "3"), 3),
     ("mtg-2015-bfz", "103.4.look-smaller", "mulligan-look-smaller", ("--cards", "3", "--depth", "3"), 3),
+    ("mtg-2015-commander", "903.8.shuffle-back", "mulligan-conserves", ("--cards", "2", "--depth", "3"), 3),
 ])
 def test_removing_a_mulligan_rule_gives_a_counterexample_that_replays(run_cli, tmp_path, ruleset, removed, prop, scope, depth):
     code, out, _ = run_cli("check", ruleset, "--without", removed, "-p", prop, *ONE, *scope)
@@ -153,7 +184,7 @@ def test_removing_a_mulligan_rule_gives_a_counterexample_that_replays(run_cli, t
 def test_the_mulligan_properties_hold_under_the_2015_rule_sets():
     scope = Scope(players=1, cards=2, sideboard=0, tokens=0, depth=4)
     props = [PROPS[p] for p in ("mulligan-hand-size", "mulligan-conserves", "mulligan-keep-zero", "mulligan-look-smaller", "ordered-zones")]
-    for ruleset in (ORIGINS, BFZ):
+    for ruleset in (ORIGINS, BFZ, COMMANDER):
         results = check_properties(ruleset, props, scope)
         assert [r.verdict for r in results] == [Verdict.HOLDS] * len(props), [(r.prop.id, r.verdict, r.reason) for r in results]
 

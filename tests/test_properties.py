@@ -37,7 +37,7 @@ STOCK = {
     "outside-the-game": ("400.11c",),
     "zone-wide": ("400.12",),
     "mulligan-hand-size": ("103.4", "103.5"),
-    "mulligan-conserves": ("103.4", "103.5"),
+    "mulligan-conserves": ("103.4", "103.5", "903.8"),
     "mulligan-keep-zero": ("103.4", "103.5"),
     "mulligan-look-smaller": ("103.4",),
 }

@@ -915,12 +915,62 @@ class Encoding:
             facts.append(z3.If(member, moved, z3.And(self._unchanged(s, s2, c))))
         facts.append(self.count(to_hand) == new_size)
         facts += self._permutation(s2, in_library_after, self.true())
+        partial = z3.And(self.on(Behaviour.MULLIGAN_PARTIAL_PARIS), z3.Not(self.on(Behaviour.MULLIGAN_LONDON)))
+        return z3.If(partial, self._partial_paris(t, s, s2, a, free), self.all_of(facts))
+
+    def _partial_paris(self, t, s, s2, a, free) -> z3.BoolRef:
+        """903.8: the hand cards not picked are exiled face down; the top cards of the library, one
+        fewer than those (as many with a free mulligan), are drawn; the library is not shuffled."""
+        p = a.player
+        hand_size = self.size_of(t, Zone.HAND, p)
+        library = self.size_of(t, Zone.LIBRARY, p)
+        renew = self.on(Behaviour.NEW_OBJECT)
+        facts = [self._declaring(s, p), z3.Implies(self.on(Behaviour.MULLIGAN_KEEP_ZERO), hand_size > 0)]
+        in_hand = [z3.And(s.zone[c] == self.zone_c[Zone.HAND], s.whose[c] == p) for c in range(len(self.slots))]
+        in_library = [z3.And(s.zone[c] == self.zone_c[Zone.LIBRARY], s.whose[c] == p) for c in range(len(self.slots))]
+        set_aside = [z3.And(in_hand[c], z3.Not(a.pick[c])) for c in range(len(self.slots))]
+        count = self.count(set_aside) - z3.If(free, self.int(0), self.int(1))
+        facts += [self.count(set_aside) >= 1, count <= library]
+        facts += [z3.Implies(self.any_of(set_aside), z3.Not(self.on(Behaviour.ZONE_CLOSED, Zone.EXILE))),
+                  z3.Implies(count > 0, z3.Not(self.on(Behaviour.ZONE_CLOSED, Zone.HAND)))]
+        for c in range(len(self.slots)):
+            drawn = z3.And(in_library[c], s.pos[c] >= library - count)
+            facts.append(a.pick[c] == z3.Or(z3.And(in_hand[c], a.pick[c]), drawn))
+            constraint, values = self._moved(t, s, a, c, Zone.HAND, p)
+            exiled = {
+                "zone": self.zone_c[Zone.EXILE], "whose": self.owner(c), "controller": self.owner(c), "pos": self.int(0),
+                "face_down": self.true(),
+            } | self._identity(s, c, renew)
+            facts.append(z3.If(
+                drawn, self._assign(s, s2, c, constraint, values),
+                z3.If(set_aside[c], self._assign(s, s2, c, self.true(), exiled), z3.And(self._unchanged(s, s2, c))),
+            ))
         return self.all_of(facts)
 
     def _keep(self, t, s, s2, a) -> z3.BoolRef:
-        facts = [self._declaring(s, a.player)]
+        """Keeping; under 903.8 the cards set aside face down are shuffled into the library."""
+        p = a.player
+        facts = [self._declaring(s, p)]
+        returning = [
+            z3.And(self.on(Behaviour.MULLIGAN_RETURN_SET_ASIDE), s.zone[c] == self.zone_c[Zone.EXILE], s.face_down[c], self.owner(c) == p)
+            for c in range(len(self.slots))
+        ]
+        shuffled = self.any_of(returning)
+        facts.append(z3.Implies(shuffled, z3.Not(self.on(Behaviour.ZONE_CLOSED, Zone.LIBRARY))))
+        renew = self.on(Behaviour.NEW_OBJECT)
+        members = []
         for c in range(len(self.slots)):
-            facts += self._unchanged(s, s2, c)
+            in_library = z3.And(s.zone[c] == self.zone_c[Zone.LIBRARY], s.whose[c] == p)
+            members.append(z3.And(shuffled, z3.Or(in_library, returning[c])))
+            back = {
+                "zone": self.zone_c[Zone.LIBRARY], "whose": p, "controller": p, "face_down": self.false(),
+            } | self._identity(s, c, renew)
+            facts.append(z3.If(
+                returning[c], z3.And(*[s2.field(f, c) == back[f] for f in back]),
+                z3.And(*[s2.field(f, c) == s.field(f, c) for f in FIELDS if f != "pos"]),
+            ))
+            facts.append(z3.Implies(z3.Not(members[c]), s2.pos[c] == s.pos[c]))
+        facts += self._permutation(s2, members, shuffled)
         return self.all_of(facts)
 
     def _post_mulligan_look(self, t, s, s2, a) -> z3.BoolRef:
@@ -954,7 +1004,12 @@ def reordered_piles(kind: ActionKind, player: int | None, zone: Zone, before: Ga
     elif kind is K.REORDER:
         keys = [(zone, player)]
     elif kind is K.MULLIGAN:
-        keys = [(Zone.LIBRARY, player)]
+        # a partial Paris mulligan (903.8) sets cards aside in exile and draws from the top: no shuffle
+        set_aside = any(o.zone is Zone.HAND and o2.zone is Zone.EXILE for o, o2 in zip(before.objects, after.objects))
+        keys = [] if set_aside else [(Zone.LIBRARY, player)]
+    elif kind is K.KEEP:
+        returned = any(o.zone is Zone.EXILE and o2.zone is Zone.LIBRARY for o, o2 in zip(before.objects, after.objects))
+        keys = [(Zone.LIBRARY, player)] if returned else []
     elif kind is K.SHUFFLE_HAND_INTO_LIBRARY:
         receivers = sorted({
             after.objects[c].whose

@@ -283,7 +283,7 @@ class _Step:
             self.pregame_gate()
         handler = getattr(self, f"do_{self.action.kind.value}")
         handler()
-        if self.action.kind not in (K.SHUFFLE, K.REORDER, K.SHUFFLE_HAND_INTO_LIBRARY, K.MULLIGAN):
+        if self.action.kind not in (K.SHUFFLE, K.REORDER, K.SHUFFLE_HAND_INTO_LIBRARY, K.MULLIGAN, K.KEEP):
             self.require(not self.action.order, f"{self.action.kind.value} records no order")
         return Outcome(GameState(tuple(self.objects), tuple(self.players), self.started), tuple(self.rules))
 
@@ -534,6 +534,12 @@ class _Step:
             self.cite(free_rule)
         counted = ps.mulligans + (0 if free else 1)
         london, paris = self.world.on(Behaviour.MULLIGAN_LONDON), self.world.on(Behaviour.MULLIGAN_ONE_FEWER)
+        partial = self.world.on(Behaviour.MULLIGAN_PARTIAL_PARIS)
+        if partial and not london:
+            self.cite(partial)
+            self.partial_paris(p, ps, hand, library, free)
+            self.players[p] = ps.moved(mulligans=counted, free_taken=ps.free_taken or free)
+            return
         owed = 0
         if london:
             self.cite(london)
@@ -567,10 +573,54 @@ class _Step:
             self.objects[i] = old.moved(**fields)
         self.players[p] = ps.moved(mulligans=counted, owed=owed, free_taken=ps.free_taken or free)
 
+    def partial_paris(self, p: int, ps: PlayerState, hand: list[int], library: list[int], free: bool) -> None:
+        """903.8 (Commander until 2016): the cards of the hand not in the new hand are exiled face
+        down, and one card fewer than that is drawn from the top of the library (as many with a free
+        mulligan); the library is not shuffled. `cards` is the new hand."""
+        new_hand = set(self.action.cards)
+        set_aside = [i for i in hand if i not in new_hand]
+        drawn = sorted(i for i in new_hand if i not in hand)
+        self.require(bool(set_aside), "a partial Paris mulligan sets aside at least one card")
+        self.require(not self.action.order, "a partial Paris mulligan does not shuffle the library: it records no order")
+        count = len(set_aside) - (0 if free else 1)
+        self.require(count <= len(library), f"{PLAYER_NAMES[p]}'s library has fewer than {count} cards")
+        self.require(drawn == sorted(library[len(library) - count:]), f"the new hand must be the kept cards and the top {count} card(s) of the library")
+        if set_aside:
+            self.require_open(Zone.EXILE)
+        if drawn:
+            self.require_open(Zone.HAND)
+        for i in reversed(library[len(library) - count:]):  # top first
+            self.move(i, Zone.HAND, p)
+        renew = self.world.on(Behaviour.NEW_OBJECT)
+        for i in set_aside:
+            old = self.objects[i]
+            fields = dict(zone=Zone.EXILE, whose=self.slot(i).owner, controller=self.slot(i).owner, pos=0, face_down=True)
+            if renew:
+                self.cite(renew)
+                fields.update(gen=old.gen + 1, **NO_MEMORY, effect=False)
+            self.objects[i] = old.moved(**fields)
+
     def do_keep(self) -> None:
         p, ps = self.player_state()
         self.require_declaring(p, ps, "keep")
         self.players[p] = ps.moved(kept=True)
+        rule = self.world.on(Behaviour.MULLIGAN_RETURN_SET_ASIDE)
+        returning = [i for i, o in enumerate(self.objects) if o.zone is Zone.EXILE and o.face_down and self.slot(i).owner == p]
+        if not rule or not returning:
+            self.require(not self.action.order, "keep records no order unless cards set aside are shuffled back")
+            return
+        self.cite(rule)  # the cards set aside face down are shuffled into the library
+        self.require_open(Zone.LIBRARY)
+        renew = self.world.on(Behaviour.NEW_OBJECT)
+        for i in returning:
+            old = self.objects[i]
+            fields = dict(zone=Zone.LIBRARY, whose=p, controller=p, pos=0, face_down=False)
+            if renew:
+                self.cite(renew)
+                fields.update(gen=old.gen + 1, **NO_MEMORY, effect=False)
+            self.objects[i] = old.moved(**fields)
+        self.require({k for k, _ in self.action.order} == {zone_key(Zone.LIBRARY, p)}, "the keep records the new order of the library the set-aside cards are shuffled into")
+        self.set_order(Zone.LIBRARY, p)
 
     def do_bottom(self) -> None:
         c, o = self.target()

@@ -102,6 +102,8 @@ class Behaviour(str, Enum):
     MULLIGAN_FREE_FIRST = "mulligan-free-first"  # 103.4c, 103.5c: in a multiplayer game the first mulligan is free
     MULLIGAN_LOOK = "mulligan-look"  # 103.4 (Vancouver): after all keep, a look at the top card, which may go to the bottom
     MULLIGAN_LOOK_SMALLER = "mulligan-look-smaller"  # 103.4 (Vancouver): only a player below the starting hand size looks
+    MULLIGAN_PARTIAL_PARIS = "mulligan-partial-paris"  # 903.8 (Commander until 2016): set aside part of the hand, draw one fewer
+    MULLIGAN_RETURN_SET_ASIDE = "mulligan-return-set-aside"  # 903.8: on keeping, the cards set aside are shuffled back
     DOCUMENTED = "documented"  # a rule the model records but that constrains no transition
 
 
