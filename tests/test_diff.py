@@ -118,3 +118,16 @@ def test_the_vancouver_mulligan_lets_the_library_change_without_a_shuffle(run, t
     ]
     code, ran, _ = run("run", *map(str, scenarios))
     assert code == 0 and "2 scenarios: 2 passed, 0 failed" in ran, ran
+
+
+def test_the_commander_mulligan_of_2015_against_its_replacement(run, tmp_path):
+    """mtg-2015-commander (903.8, partial Paris) against mtg-2015-bfz, which Commander adopted in
+    January 2016: each side has a mulligan the other refuses."""
+    scope = ("--players", "1", "--cards", "3", "--sideboard", "0", "--tokens", "0", "--depth", "3")
+    code, out, _ = run("diff", "mtg-2015-commander", "mtg-2015-bfz", "-p", "mulligan-conserves", *scope)
+    assert code == 1, out
+    assert "mulligan: allowed by mtg-2015-commander, not by mtg-2015-bfz (2 steps)" in out
+    assert "mulligan: allowed by mtg-2015-bfz, not by mtg-2015-commander (2 steps)" in out
+    assert "face_down False → True" in out
+    code, ran, _ = run("run", *map(str, sorted((tmp_path / "counterexamples").glob("*.scenario.toml"))))
+    assert code == 0, ran

@@ -296,7 +296,7 @@ def rejection(e: Encoding, base: list, states: list[GameState], actions: list[Ac
     return f"{problem}; from the same state the encoder goes to one (the trace) where {difference}"
 
 
-RECORDS_ORDER = {K.SHUFFLE, K.REORDER, K.SHUFFLE_HAND_INTO_LIBRARY, K.MULLIGAN}
+RECORDS_ORDER = {K.SHUFFLE, K.REORDER, K.SHUFFLE_HAND_INTO_LIBRARY, K.MULLIGAN, K.KEEP}  # keep: 903.8 shuffles the set-aside cards back
 
 
 def other_outcome(e: Encoding, base: list, states: list[GameState], actions: list[Action]) -> str | None:
