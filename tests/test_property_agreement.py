@@ -11,8 +11,12 @@ from functools import cache
 import z3
 from hypothesis import given, note
 
+from hypothesis import strategies as st
+
 from tests.test_differential import (
+    CURRENT,
     DIFFERENTIAL,
+    PREGAME_BASES,
     describe,
     encoding,
     legal_runs,
@@ -31,18 +35,19 @@ def variable_and_value(equality):
 
 
 @cache
-def symbolic(depth: int, prop_index: int, t: int):
+def symbolic(depth: int, prop_index: int, t: int, base=CURRENT):
     """A property over the variables of step t of the cached encoding: the same for every run."""
-    e = encoding(depth)[0]
+    e = encoding(depth, base)[0]
     return evaluate(PROPERTIES[prop_index], SymbolicBackend(e, t), e.slots, e.players)
 
 
 @DIFFERENTIAL
-@given(legal_runs())
-def test_both_evaluations_of_every_stock_property_agree(run):
-    removed, types, states, actions = run
-    note(describe(removed, types, actions))
-    e = encoding(len(actions))[0]
+@given(st.sampled_from([CURRENT, *PREGAME_BASES]).flatmap(lambda base: st.tuples(st.just(base), legal_runs(base=base))))
+def test_both_evaluations_of_every_stock_property_agree(based_run):
+    """Under mtg-current (the London mulligan) and the 2015 pregames (Vancouver, Commander)."""
+    base, (removed, types, states, actions) = based_run
+    note(f"rule set: {base.name}\n" + describe(removed, types, actions))
+    e = encoding(len(actions), base)[0]
     fixed = e.types_are(types)
     for t, state in enumerate(states):
         fixed += e.state_is(t, state)
@@ -53,13 +58,13 @@ def test_both_evaluations_of_every_stock_property_agree(run):
     for index, prop in enumerate(PROPERTIES):
         for t in range(len(states)):
             if prop.kind is PropertyKind.ALWAYS:
-                concrete = ConcreteBackend(e.slots, types, states[t])
+                concrete = ConcreteBackend(e.slots, types, states[t], hand=e.hand)
             elif t < len(actions):
-                concrete = ConcreteBackend(e.slots, types, states[t], actions[t], states[t + 1])
+                concrete = ConcreteBackend(e.slots, types, states[t], actions[t], states[t + 1], e.hand)
             else:
                 continue
             expected = evaluate(prop, concrete, e.slots, e.players)
-            value = z3.simplify(z3.substitute(symbolic(len(actions), index, t), *values))
+            value = z3.simplify(z3.substitute(symbolic(len(actions), index, t, base), *values))
             assert z3.is_true(value) or z3.is_false(value), f"{prop.id} at step {t} reads a variable the run does not fix"
             actual = z3.is_true(value)
             assert actual == expected, f"{prop.id} at step {t}: the interpreter says {expected}, the encoder {actual}"
