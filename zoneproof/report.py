@@ -434,13 +434,15 @@ def format_coverage(ruleset: RuleSet, scope, rows, props: list[Property]) -> lis
     the property still holds, `?` unknown, `!` a checker bug, `-` not checked; then the unguarded rules."""
     lines = [f"coverage {ruleset.label}: {_scope_text(scope)}", "  properties:"]
     lines += [f"    {i:>2}  {p.id}" for i, p in enumerate(props, start=1)]
-    lines.append("  rule removed  " + " ".join(f"{i:>2}" for i in range(1, len(props) + 1)))
+    width = max([12] + [len(row.rule) for row in rows])  # a named part (103.5.keep-zero) is longer than a number
+    lines.append(f"  {'rule removed':<{width}}  " + " ".join(f"{i:>2}" for i in range(1, len(props) + 1)))
     for row in rows:
         cells = [_cell(r) for r in row.results] if row.results else ["-"] * len(props)
-        lines.append(f"  {row.rule:<12}  " + " ".join(f"{c:>2}" for c in cells))
+        lines.append(f"  {row.rule:<{width}}  " + " ".join(f"{c:>2}" for c in cells))
     unguarded = [row for row in rows if row.reason]
     lines.append(f"  unguarded: {len(unguarded)} of {len(rows)} rules")
-    lines += [f"    {row.rule:<8} {row.reason}" for row in unguarded]
+    reason_width = max([8] + [len(row.rule) for row in unguarded])
+    lines += [f"    {row.rule:<{reason_width}} {row.reason}" for row in unguarded]
     return lines
 
 
