@@ -201,6 +201,11 @@ class Encoding:
             for rule_id, lit in self.rule_literal.items()
         ]
 
+    def in_file(self, behaviour: Behaviour) -> bool:
+        """Whether some rule of the file (in force or removed) provides the behaviour: where none
+        does, the encoding leaves out what only that behaviour could make happen."""
+        return any(r.behaviour is behaviour for r in self.ruleset.rules)
+
     def on(self, behaviour: Behaviour, zone: Zone | None = None):
         """True when some rule of the file that provides the behaviour is in force."""
         key = (behaviour, zone)
@@ -915,6 +920,8 @@ class Encoding:
             facts.append(z3.If(member, moved, z3.And(self._unchanged(s, s2, c))))
         facts.append(self.count(to_hand) == new_size)
         facts += self._permutation(s2, in_library_after, self.true())
+        if not self.in_file(Behaviour.MULLIGAN_PARTIAL_PARIS):  # keep the formula small where it cannot apply
+            return self.all_of(facts)
         partial = z3.And(self.on(Behaviour.MULLIGAN_PARTIAL_PARIS), z3.Not(self.on(Behaviour.MULLIGAN_LONDON)))
         return z3.If(partial, self._partial_paris(t, s, s2, a, free), self.all_of(facts))
 
@@ -951,6 +958,8 @@ class Encoding:
         """Keeping; under 903.8 the cards set aside face down are shuffled into the library."""
         p = a.player
         facts = [self._declaring(s, p)]
+        if not self.in_file(Behaviour.MULLIGAN_RETURN_SET_ASIDE):  # nothing comes back: every object stays
+            return self.all_of(facts + [f for c in range(len(self.slots)) for f in self._unchanged(s, s2, c)])
         returning = [
             z3.And(self.on(Behaviour.MULLIGAN_RETURN_SET_ASIDE), s.zone[c] == self.zone_c[Zone.EXILE], s.face_down[c], self.owner(c) == p)
             for c in range(len(self.slots))
