@@ -97,7 +97,7 @@ def test_trace_is_itf_that_itf_py_reads(owner_zones_trace):
     trace, path = owner_zones_trace
     data = json.loads(path.read_text())
     parsed = itf_py.trace_from_json(data)
-    assert parsed.vars == ["action", "rules", "objects", "card_type"]
+    assert parsed.vars == ["action", "rules", "objects", "card_type", "players", "started"]  # mtg-current has a pregame
     assert len(parsed.states) == len(trace.steps) + 1
     assert parsed.meta["ruleset"]["removed"] == ["400.3"]
     assert parsed.meta["property"]["id"] == "owner-zones"
@@ -120,7 +120,7 @@ def test_trace_meta_records_what_replay_needs(owner_zones_trace):
     assert len(meta["ruleset"]["sha256"]) == 64
     assert meta["property"]["cites"] == ["400.3"]
     assert meta["property"]["text"].startswith("property owner-zones {")
-    assert meta["scope"] == {"players": 2, "cards": 3, "sideboard": 1, "tokens": 1, "depth": 3}
+    assert meta["scope"] == {"players": 2, "cards": 3, "sideboard": 1, "tokens": 1, "depth": 3, "hand": 2}
     assert meta["seed"] == 0
 
 

@@ -1,6 +1,7 @@
 """`zoneproof diff`: rules that differ, verdict flips, and shortest runs one rule set allows and the other forbids."""
 
 import json
+import re
 from pathlib import Path
 
 from tests.conftest import normalise
@@ -59,9 +60,10 @@ def test_mtg_2010_against_mtg_current_json(run, tmp_path):
     assert prop == {"property": "command-in-command", "a": "violated", "b": "holds", "flips": True,
                     "trace": "counterexamples/mtg-2010--command-in-command.itf.json"}
     # mtg-2010 has no face-down actions (708) and no reverse_illegal_cast (601.2): mtg-current alone
-    # allows them; turn_face_up needs a face-down permanent first, which no step allowed by both can make
+    # allows them; turn_face_up needs a face-down permanent first, which no step allowed by both can
+    # make; and the mulligan: Paris in 2010, London today
     assert {(b["kind"], b["allowed_by"], b["steps"]) for b in doc["behaviours"]} == {
-        ("move_to_command", "a", 2), ("move_to_command", "b", 2),
+        ("move_to_command", "a", 2), ("move_to_command", "b", 2), ("mulligan", "a", 2), ("mulligan", "b", 2),
         ("put_onto_battlefield_face_down", "b", 1), ("cast_face_down", "b", 2), ("reverse_illegal_cast", "b", 2),
     }
     assert doc["agree"] is False and doc["problems"] == []
@@ -99,3 +101,36 @@ def test_two_rule_sets_of_one_name_are_told_apart(run, tmp_path):
     names = {p.name for p in (tmp_path / "counterexamples").iterdir()}
     assert "mtg-current--a--allows-sacrifice.scenario.toml" in names and "mtg-current--b--allows-sacrifice.scenario.toml" in names
     assert len(names) == 16
+
+
+def test_the_vancouver_mulligan_lets_the_library_change_without_a_shuffle(run, tmp_path):
+    """mtg-2015-bfz allows the post-mulligan look after a mulligan, which mtg-2015-origins has not:
+    a shortest run of four steps (draw_hand, mulligan, keep, look), replayed as two scenarios."""
+    scope = ("--players", "1", "--cards", "2", "--hand", "1", "--sideboard", "0", "--tokens", "0", "--depth", "4")
+    code, out, err = run("diff", "mtg-2015-origins", "mtg-2015-bfz", "-p", "mulligan-hand-size", *scope)
+    assert code == 1 and err == "", out
+    assert "103.4.look         mtg-2015-origins: not in the file" in out
+    assert "actions only under mtg-2015-bfz: post_mulligan_look" in out
+    assert "post_mulligan_look: allowed by mtg-2015-bfz, not by mtg-2015-origins (4 steps)" in out
+    assert "has no action 'post_mulligan_look'" in out
+    steps = [line.split()[1] for line in out.splitlines() if re.match(r"\s+\d\.\s", line)]
+    assert steps == ["draw_hand", "mulligan", "keep", "post_mulligan_look"]
+    scenarios = sorted((tmp_path / "counterexamples").glob("*.scenario.toml"))
+    assert [p.name for p in scenarios] == [
+        "mtg-2015-bfz--allows-post_mulligan_look.scenario.toml", "mtg-2015-origins--refuses-post_mulligan_look.scenario.toml",
+    ]
+    code, ran, _ = run("run", *map(str, scenarios))
+    assert code == 0 and "2 scenarios: 2 passed, 0 failed" in ran, ran
+
+
+def test_the_commander_mulligan_of_2015_against_its_replacement(run, tmp_path):
+    """mtg-2015-commander (903.8, partial Paris) against mtg-2015-bfz, which Commander adopted in
+    January 2016: each side has a mulligan the other refuses."""
+    scope = ("--players", "1", "--cards", "3", "--sideboard", "0", "--tokens", "0", "--depth", "3")
+    code, out, _ = run("diff", "mtg-2015-commander", "mtg-2015-bfz", "-p", "mulligan-conserves", *scope)
+    assert code == 1, out
+    assert "mulligan: allowed by mtg-2015-commander, not by mtg-2015-bfz (2 steps)" in out
+    assert "mulligan: allowed by mtg-2015-bfz, not by mtg-2015-commander (2 steps)" in out
+    assert "face_down False → True" in out
+    code, ran, _ = run("run", *map(str, sorted((tmp_path / "counterexamples").glob("*.scenario.toml"))))
+    assert code == 0, ran

@@ -42,6 +42,7 @@ from zoneproof.encoder import Encoding
 from zoneproof.interpreter import IllegalAction, World, apply
 from zoneproof.model import (
     PERSONAL_ZONES,
+    PREGAME_ACTIONS,
     Action,
     ActionKind,
     Behaviour,
@@ -69,18 +70,25 @@ LONG_RUNS = settings(DIFFERENTIAL, max_examples=max(1, EXAMPLES // 8))
 LONG_RUN = 12
 
 CURRENT = load_ruleset("mtg-current")
+# The Vancouver mulligan (the Paris mulligan and the post-mulligan look) under the zone rules of
+# mtg-current: the pregame actions that mtg-current does not have.
+VANCOUVER = load_ruleset("mtg-2015-bfz")
+# The Commander mulligan of 2015 (903.8: part of the hand set aside in exile, shuffled back on keeping).
+COMMANDER = load_ruleset("mtg-2015-commander")
+PREGAME_BASES = [VANCOUVER, COMMANDER]
 RULE_IDS = [r.id for r in CURRENT.rules]
-KINDS = [a.kind for a in CURRENT.actions]
+KINDS = [a.kind for a in CURRENT.actions] + [a.kind for a in VANCOUVER.actions if a.kind not in [b.kind for b in CURRENT.actions]]
 MAX_DEPTH = 5
+HAND = 1  # the starting hand size: with two cards per player, room for a mulligan that shrinks the hand
 
 
 def scope(depth: int) -> Scope:
-    return Scope(players=2, cards=2, sideboard=1, tokens=1, depth=depth)
+    return Scope(players=2, cards=2, sideboard=1, tokens=1, depth=depth, hand=HAND)
 
 
 @cache
-def encoding(depth: int, h: Harness | None = None) -> tuple[Encoding, list, list]:
-    """The encoding of mtg-current unrolled to `depth`: (encoding, init() facts, trans(t) facts).
+def encoding(depth: int, base: RuleSet = CURRENT, h: "Harness | None" = None) -> tuple[Encoding, list, list]:
+    """The encoding of mtg-current (or `base`) unrolled to `depth`: (encoding, init() facts, trans(t) facts).
 
     One encoding serves every subset of removed rules: each rule's constraints are guarded by the
     rule's literal, and only `rule_values()` depends on which rules are removed (see
@@ -88,7 +96,7 @@ def encoding(depth: int, h: Harness | None = None) -> tuple[Encoding, list, list
     if h is not None:  # another rule set of the file (a Commander one), in its own scope
         e = Encoding(h.ruleset, replace(h.scope, depth=depth))
         return e, e.init(), list(chain.from_iterable(e.trans(t) for t in range(depth)))
-    e = Encoding(CURRENT, scope(depth))
+    e = Encoding(base, scope(depth))
     return e, e.init(), list(chain.from_iterable(e.trans(t) for t in range(depth)))
 
 
@@ -134,20 +142,22 @@ A, B = 0, 1
 A1, A2, A_SB, A_TOK, B1, B2, B_SB, B_TOK = range(len(SLOTS))  # checked in test_the_start_state_...
 
 
-def start_state() -> GameState:
+def start_state(base: RuleSet = CURRENT) -> GameState:
     """The start of a game with each library in the order the encoder fixes (A1 on top)."""
-    e = Encoding(CURRENT, scope(MAX_DEPTH))
+    e = Encoding(base, scope(MAX_DEPTH))
     decks = {
         p: sorted((s.index for s in SLOTS if s.owner == p and s.kind is SlotKind.CARD), key=e.start_position)
         for p in range(2)
     }
-    return initial_state(SLOTS, decks)
+    return initial_state(SLOTS, decks, pregame_players=2 if base.has_pregame else 0)
 
 
 START = start_state()
+STARTS = {CURRENT.name: START, **{b.name: start_state(b) for b in PREGAME_BASES}}
 CREATURES = tuple(CardType.CREATURE for _ in SLOTS)
-NAMES_ONLY = World(CURRENT, SLOTS, CREATURES, 2)  # for state_difference, which needs the slots' names
+NAMES_ONLY = World(VANCOUVER, SLOTS, CREATURES, 2, HAND)  # for state_difference, which needs the slots' names (and compares the pregame)
 CURRENT_HARNESS = Harness(CURRENT, scope(MAX_DEPTH), SLOTS, START)
+PREGAME_HARNESSES = {b.name: Harness(b, scope(MAX_DEPTH), SLOTS, STARTS[b.name]) for b in PREGAME_BASES}
 COMMANDER_SCOPE = Scope(players=2, cards=2, sideboard=0, tokens=1, depth=MAX_DEPTH)  # one of the two cards is the commander
 COMMANDER_HARNESSES = [harness(load_ruleset(name), COMMANDER_SCOPE) for name in ("mtg-commander", "mtg-commander-2020")]
 COMMANDER_EXAMPLES = settings(DIFFERENTIAL, max_examples=max(1, EXAMPLES // 2))
@@ -160,10 +170,10 @@ def names_only(h: Harness) -> World:
 # ---------------------------------------------------------------- generating legal runs
 
 
-def removed_rules_of(ruleset: RuleSet):
+def removed_rules_of(base: RuleSet):
     return st.one_of(
         st.just(()),
-        st.sets(st.sampled_from([r.id for r in ruleset.rules]), min_size=1).map(lambda ids: tuple(sorted(ids))),
+        st.sets(st.sampled_from([r.id for r in base.rules]), min_size=1).map(lambda ids: tuple(sorted(ids))),
     )
 
 
@@ -201,6 +211,16 @@ def reordered_piles(world: World, state: GameState, action: Action) -> dict[str,
         if (action.zone in PERSONAL_ZONES) != (action.player is not None):
             return {}
         return {zone_key(action.zone, action.player): _pile(state, action.zone, action.player)}
+    if action.kind is K.MULLIGAN:
+        if world.on(Behaviour.MULLIGAN_PARTIAL_PARIS) and not world.on(Behaviour.MULLIGAN_LONDON):
+            return {}  # the Commander mulligan draws from the top without a shuffle
+        members = state.zone_members(Zone.HAND, action.player) + _pile(state, Zone.LIBRARY, action.player)
+        return {zone_key(Zone.LIBRARY, action.player): [c for c in members if c not in action.cards]}
+    if action.kind is K.KEEP:
+        returning = [c for c, o in enumerate(state.objects) if o.zone is Zone.EXILE and o.face_down and SLOTS[c].owner == action.player]
+        if not world.on(Behaviour.MULLIGAN_RETURN_SET_ASIDE) or not returning:
+            return {}
+        return {zone_key(Zone.LIBRARY, action.player): _pile(state, Zone.LIBRARY, action.player) + returning}
     if action.kind is K.SHUFFLE_HAND_INTO_LIBRARY:
         p = action.player
         hand = state.zone_members(Zone.HAND, p)
@@ -235,6 +255,8 @@ def plausible_actions(world: World, state: GameState):
                 picks = _subsets(state.zone_members(Zone.HAND, player))
             if kind is K.STATE_BASED_ACTIONS and commanders:
                 picks = _subsets(commanders)
+            if kind is K.MULLIGAN and player is not None and card is None and n == 0:  # the new hand
+                picks = _subsets(state.zone_members(Zone.HAND, player) + state.zone_members(Zone.LIBRARY, player))
             choices = (False, True) if card in commanders else (False,)
             for cards, to_command in product(picks, choices):
                 action = Action(kind, card=card, player=player, n=n, zone=zone, cards=cards, to_command=to_command)
@@ -267,17 +289,26 @@ NEEDS_SETUP = {
 
 
 @st.composite
-def legal_runs(draw, length: int = MAX_DEPTH, h: Harness = CURRENT_HARNESS):
+def legal_runs(draw, length: int = MAX_DEPTH, h: Harness = CURRENT_HARNESS, base: RuleSet | None = None):
     """(removed rules, card types, states, actions) of a legal run of `length` actions. A run of
     the greatest length holds every shorter run as a prefix, and a failure names the first step that
-    goes wrong (Hypothesis draws short runs far more often than long ones when given the choice)."""
+    goes wrong (Hypothesis draws short runs far more often than long ones when given the choice).
+    `base` names a rule set with a pregame (its harness has the base game's slots)."""
+    if base is not None and base is not CURRENT:
+        h = PREGAME_HARNESSES[base.name]
     removed = draw(removed_rules if h is CURRENT_HARNESS else removed_rules_of(h.ruleset))
     types = draw(card_types(h.slots))
-    world = World(h.ruleset.without(list(removed)), h.slots, types, h.scope.players)
+    world = World(h.ruleset.without(list(removed)), h.slots, types, h.scope.players, h.scope.starting_hand)
     focus = draw(st.sets(st.sampled_from(range(len(h.slots))), min_size=1, max_size=2))
+    # Under a rule set with a pregame, half of the runs play the pregame first, for as long as a
+    # pregame action is legal: random kinds seldom reach the mulligans and the look.
+    pregame_first = h.ruleset.has_pregame and draw(st.booleans())
     states, actions = [h.start], []
     for _ in range(length):
         legal = legal_actions(world, states[-1])
+        pregame = {k: v for k, v in legal.items() if k in PREGAME_ACTIONS}
+        if pregame_first and pregame:
+            legal = pregame
         on_focus = {k: [a for a in v if a.card is None or a.card in focus] for k, v in legal.items()}
         on_focus = {k: v for k, v in on_focus.items() if v}
         if on_focus and draw(mostly):
@@ -325,7 +356,7 @@ def rejection(e: Encoding, base: list, states: list[GameState], actions: list[Ac
     return f"{problem}; from the same state the encoder goes to one (the trace) where {difference}"
 
 
-RECORDS_ORDER = {K.SHUFFLE, K.REORDER, K.SHUFFLE_HAND_INTO_LIBRARY}
+RECORDS_ORDER = {K.SHUFFLE, K.REORDER, K.SHUFFLE_HAND_INTO_LIBRARY, K.MULLIGAN, K.KEEP}  # keep: 903.8 shuffles the set-aside cards back
 
 
 def other_outcome(e: Encoding, base: list, states: list[GameState], actions: list[Action], names: World = NAMES_ONLY) -> str | None:
@@ -350,12 +381,19 @@ def other_outcome(e: Encoding, base: list, states: list[GameState], actions: lis
     raise AssertionError("the model differs from the run in no state")
 
 
-def encoder_disagrees(removed, types, states: list[GameState], actions: list[Action], h: Harness = CURRENT_HARNESS) -> str | None:
+def encoder_disagrees(removed, types, states: list[GameState], actions: list[Action], h: Harness = CURRENT_HARNESS,
+                      ruleset: RuleSet | None = None) -> str | None:
     """None when the encoder admits exactly the interpreter's run from the start of a game, else
-    what it gets wrong: a step it rejects, or another outcome it allows."""
-    e, init, trans = encoding(len(actions), None if h is CURRENT_HARNESS else h)
+    what it gets wrong: a step it rejects, or another outcome it allows. `ruleset` names a rule set
+    with a pregame, checked in the base game's scope."""
+    if ruleset is not None and ruleset is not CURRENT:
+        h = PREGAME_HARNESSES[ruleset.name]
+        e, init, trans = encoding(len(actions), ruleset)
+        names = NAMES_ONLY
+    else:
+        e, init, trans = encoding(len(actions), h=None if h is CURRENT_HARNESS else h)
+        names = NAMES_ONLY if h is CURRENT_HARNESS else names_only(h)
     base = init + trans + rule_values(e, h.ruleset.without(list(removed))) + e.types_are(types)
-    names = NAMES_ONLY if h is CURRENT_HARNESS else names_only(h)
     solver = z3.Solver(ctx=e.ctx)
     solver.add(base)
     for t, state in enumerate(states):
@@ -398,17 +436,30 @@ def test_the_encoder_admits_exactly_every_legal_interpreter_run_of_a_commander_r
     assert problem is None, problem
 
 
+@DIFFERENTIAL
+@given(st.sampled_from(PREGAME_BASES).flatmap(lambda base: st.tuples(st.just(base), legal_runs(base=base))))
+def test_the_encoder_admits_exactly_every_legal_interpreter_run_with_the_2015_pregames(based_run):
+    ruleset, (removed, types, states, actions) = based_run
+    note(f"rule set: {ruleset.name}\n" + describe(removed, types, actions))
+    for action in actions:
+        event(f"kind {action.kind.value}")
+    problem = encoder_disagrees(removed, types, states, actions, ruleset=ruleset)
+    assert problem is None, problem
+
+
 @LONG_RUNS
-@given(legal_runs(length=LONG_RUN))
-def test_the_encoder_admits_exactly_every_step_of_long_interpreter_runs(run):
+@given(st.sampled_from([CURRENT, *PREGAME_BASES]).flatmap(lambda base: st.tuples(st.just(base), legal_runs(length=LONG_RUN, base=base))))
+def test_the_encoder_admits_exactly_every_step_of_long_interpreter_runs(based_run):
     """Five steps from the start of a game seldom reach the states where rules interact (a token in
     a graveyard under a card, an effect on a spell a player gained control of...). Long interpreter
     runs do; each of their steps is checked against one step of the encoding, trans(0), from the
     interpreter's state before it (the states are reachable, so no init())."""
-    removed, types, states, actions = run
-    note(describe(removed, types, actions))
-    e, _, trans = encoding(1)
-    base = trans + rule_values(e, CURRENT.without(list(removed))) + e.types_are(types)
+    ruleset, (removed, types, states, actions) = based_run
+    note(f"rule set: {ruleset.name}\n" + describe(removed, types, actions))
+    for action in actions:
+        event(f"kind {action.kind.value}")
+    e, _, trans = encoding(1, ruleset)
+    base = trans + rule_values(e, ruleset.without(list(removed))) + e.types_are(types)
     solver = z3.Solver(ctx=e.ctx)
     solver.add(base)
     for t, action in enumerate(actions):
@@ -515,7 +566,7 @@ SCENARIOS = [
 def test_the_encoder_admits_exactly_the_scenarios_of_the_rules(removed, types, actions):
     """Hand-made runs through the interactions the random runs reach only now and then; the same
     situations as the interpreter's unit tests, with the interpreter as the oracle."""
-    world = World(CURRENT.without(list(removed)), SLOTS, tuple(types.get(c, CardType.CREATURE) for c in range(len(SLOTS))), 2)
+    world = World(CURRENT.without(list(removed)), SLOTS, tuple(types.get(c, CardType.CREATURE) for c in range(len(SLOTS))), 2, HAND)
     states = [START]
     for action in actions:
         states.append(apply(world, states[-1], action).state)
@@ -627,7 +678,7 @@ def test_every_encoder_model_of_a_commander_rule_set_replays_in_the_interpreter(
 def replays_in_the_interpreter(h: Harness, example) -> None:
     removed, depth, extra, seed = example
     ruleset = h.ruleset.without(list(removed))
-    e, init, trans = encoding(depth, None if h is CURRENT_HARNESS else h)
+    e, init, trans = encoding(depth, h=None if h is CURRENT_HARNESS else h)
     solver = z3.Solver(ctx=e.ctx)
     solver.set("random_seed", seed)
     solver.add(init + trans + rule_values(e, ruleset))
@@ -645,8 +696,29 @@ def replays_in_the_interpreter(h: Harness, example) -> None:
     note(describe(removed, decoded_types, actions, e.slots))
     for action in actions:
         event(f"kind {action.kind.value}{' to_command' if action.to_command else ''}{' cards' if action.cards else ''}")
-    world = World(ruleset, e.slots, decoded_types, e.players)
+    world = World(ruleset, e.slots, decoded_types, e.players, e.hand)
     _, mismatch = execute(world, states[0], actions, recorded=states[1:])
+    assert mismatch is None, mismatch
+
+
+@DIFFERENTIAL
+@given(st.sampled_from(PREGAME_BASES).flatmap(lambda base: st.tuples(st.just(base), legal_runs(length=MAX_DEPTH - 1, base=base))), st.integers(0, 2**16))
+def test_every_encoder_model_of_the_2015_pregames_replays_in_the_interpreter(based_run, seed):
+    """Random models of the mtg-2015-bfz and mtg-2015-commander encodings with the action kinds of
+    a legal run fixed (they reach the pregame far more often than free models do), replayed in the
+    interpreter."""
+    base, (removed, _, _, actions) = based_run
+    ruleset = base.without(list(removed))
+    e, init, trans = encoding(len(actions), base)
+    solver = z3.Solver(ctx=e.ctx)
+    solver.set("random_seed", seed)
+    solver.add(init + trans + rule_values(e, ruleset))
+    answer = solver.check([e.step(t).kind == e.kind_c[a.kind] for t, a in enumerate(actions)])
+    assert answer == z3.sat, "the kinds of a legal interpreter run have no model"
+    decoded_types, states, decoded = e.decode(solver.model(), len(actions))
+    note(describe(removed, decoded_types, decoded))
+    world = World(ruleset, e.slots, decoded_types, e.players, e.hand)
+    _, mismatch = execute(world, states[0], decoded, recorded=states[1:])
     assert mismatch is None, mismatch
 
 
@@ -689,17 +761,18 @@ def test_the_run_generator_offers_the_owners_choices(h):
 def test_the_run_generator_reaches_every_kind():
     """Each action kind of mtg-current has a legal instance from some reachable state; a kind the
     generator could never produce would go untested in both directions."""
-    world = World(CURRENT.without(["111.8", "400.5", "400.12", "405.2", "404.1"]), SLOTS, CREATURES, 2)
+    world = World(CURRENT.without(["111.8", "400.5", "400.12", "405.2", "404.1"]), SLOTS, CREATURES, 2, HAND)
     seen: set[ActionKind] = set()
     frontier = [START]
     for _ in range(3):
-        following = []
+        following: dict[ActionKind, list[GameState]] = {}
         for state in frontier:
             for kind, actions in legal_actions(world, state).items():
                 seen.add(kind)
-                following.extend(apply(world, state, a).state for a in actions[:2])
-        frontier = following[:40]
-    assert seen == set(KINDS)
+                following.setdefault(kind, []).extend(apply(world, state, a).state for a in actions[:2])
+        # every kind keeps some of its states (the pregame kinds come last in the order of kinds)
+        frontier = [state for states in following.values() for state in states[:2]]
+    assert seen == {a.kind for a in CURRENT.actions}
 
 
 def test_the_harness_rejects_a_run_the_interpreter_did_not_make():

@@ -31,7 +31,8 @@ A, B = 0, 1
 A1, A2, A3, A_SB, A_TOK = SLOT["A1"], SLOT["A2"], SLOT["A3"], SLOT["A-sb1"], SLOT["A-tok1"]
 B1, B2, B3, B_SB, B_TOK = SLOT["B1"], SLOT["B2"], SLOT["B3"], SLOT["B-sb1"], SLOT["B-tok1"]
 # Bottom first, so that A1 and B1 are on top.
-START = initial_state(SLOTS, {A: [A3, A2, A1], B: [B3, B2, B1]})
+# mtg-current has a pregame (the London mulligan): a record per player, nothing drawn yet.
+START = initial_state(SLOTS, {A: [A3, A2, A1], B: [B3, B2, B1]}, pregame_players=2)
 
 
 def world(without: tuple[str, ...] = (), types: dict[int, CardType] | None = None) -> World:

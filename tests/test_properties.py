@@ -44,6 +44,10 @@ STOCK = {
     "hidden-zones": ("400.2", "401.2", "402.3"),
     "illegal-cast-reversed": ("601.2", "601.2e"),
     "commander-return": ("903.9", "903.9a", "903.9b"),
+    "mulligan-hand-size": ("103.4", "103.5"),
+    "mulligan-conserves": ("103.4", "103.5", "903.8"),
+    "mulligan-keep-zero": ("103.4", "103.5"),
+    "mulligan-look-smaller": ("103.4",),
 }
 ALWAYS = {"owner-zones", "one-zone", "spells-not-permanents", "face-down-visibility", "hidden-zones"}
 

@@ -11,9 +11,12 @@ from functools import cache
 import z3
 from hypothesis import given, note
 
+from hypothesis import strategies as st
+
 from tests.test_differential import (
     CURRENT,
     DIFFERENTIAL,
+    PREGAME_BASES,
     describe,
     encoding,
     legal_runs,
@@ -33,9 +36,9 @@ def variable_and_value(equality):
 
 
 @cache
-def symbolic(depth: int, prop_index: int, t: int):
+def symbolic(depth: int, prop_index: int, t: int, base=CURRENT):
     """A property over the variables of step t of the cached encoding: the same for every run."""
-    e = encoding(depth)[0]
+    e = encoding(depth, base)[0]
     return evaluate(PROPERTIES[prop_index], SymbolicBackend(e, t), e.slots, e.players)
 
 
@@ -51,34 +54,35 @@ def run_values(e, removed, types, states, actions) -> list:
 
 
 @cache
-def symbolic_views(depth: int, t: int):
+def symbolic_views(depth: int, t: int, base=CURRENT):
     """One bit per (player, slot), first player first: sees(player, slot) over the variables of
     state t of the cached encoding (one expression, so that one substitution evaluates them all)."""
-    e = encoding(depth)[0]
+    e = encoding(depth, base)[0]
     one, zero = z3.BitVecVal(1, 1, e.ctx), z3.BitVecVal(0, 1, e.ctx)
     bits = [z3.If(e.sees(t, p, c), one, zero) for p in range(e.players) for c in range(len(e.slots))]
     return z3.Concat(bits) if len(bits) > 1 else bits[0]
 
 
 @DIFFERENTIAL
-@given(legal_runs())
-def test_both_evaluations_of_every_stock_property_and_of_sees_agree(run):
-    removed, types, states, actions = run
-    note(describe(removed, types, actions))
-    e = encoding(len(actions))[0]
-    ruleset = CURRENT.without(list(removed))
+@given(st.sampled_from([CURRENT, *PREGAME_BASES]).flatmap(lambda base: st.tuples(st.just(base), legal_runs(base=base))))
+def test_both_evaluations_of_every_stock_property_and_of_sees_agree(based_run):
+    """Under mtg-current (the London mulligan) and the 2015 pregames (Vancouver, Commander)."""
+    base, (removed, types, states, actions) = based_run
+    note(f"rule set: {base.name}\n" + describe(removed, types, actions))
+    e = encoding(len(actions), base)[0]
+    ruleset = base.without(list(removed))
     # every variable a property reads is fixed to the run's value: substitute and simplify
     values = run_values(e, removed, types, states, actions)
     for index, prop in enumerate(PROPERTIES):
         for t in range(len(states)):
             if prop.kind is PropertyKind.ALWAYS:
-                concrete = ConcreteBackend(e.slots, types, states[t], ruleset=ruleset)
+                concrete = ConcreteBackend(e.slots, types, states[t], ruleset=ruleset, hand=e.hand)
             elif t < len(actions):
-                concrete = ConcreteBackend(e.slots, types, states[t], actions[t], states[t + 1], ruleset)
+                concrete = ConcreteBackend(e.slots, types, states[t], actions[t], states[t + 1], ruleset, e.hand)
             else:
                 continue
             expected = evaluate(prop, concrete, e.slots, e.players)
-            value = z3.simplify(z3.substitute(symbolic(len(actions), index, t), *values))
+            value = z3.simplify(z3.substitute(symbolic(len(actions), index, t, base), *values))
             assert z3.is_true(value) or z3.is_false(value), f"{prop.id} at step {t} reads a variable the run does not fix"
             actual = z3.is_true(value)
             assert actual == expected, f"{prop.id} at step {t}: the interpreter says {expected}, the encoder {actual}"
@@ -86,7 +90,7 @@ def test_both_evaluations_of_every_stock_property_and_of_sees_agree(run):
     # reads state t and the rules only, so only their values are substituted
     for t, state in enumerate(states):
         at_t = [(var, value) for var, value in values if "@" not in var.decl().name() or var.decl().name().endswith(f"@{t}")]
-        value = z3.simplify(z3.substitute(symbolic_views(len(actions), t), *at_t))
+        value = z3.simplify(z3.substitute(symbolic_views(len(actions), t, base), *at_t))
         assert z3.is_bv_value(value), f"sees at step {t} reads a variable the run does not fix"
         seen = format(value.as_long(), f"0{e.players * len(e.slots)}b")
         for p in range(e.players):

@@ -13,7 +13,7 @@ from itertools import combinations
 
 import z3
 
-from .interpreter import GRAVEYARD_BOUND, MOVES_CARD, NO_CARD, SOURCES, USES_PLAYER
+from .interpreter import GRAVEYARD_BOUND, MOVES_CARD, NO_CARD, PILE_TARGET, SOURCES, USES_PLAYER
 from .model import (
     COMMANDER_TYPES,
     START_ZONE,
@@ -21,6 +21,9 @@ from .model import (
     MAX_COUNTERS,
     ORDERED_ZONES,
     PERSONAL_ZONES,
+    PLAYER_FIELDS,
+    PLAYER_NAMES,
+    PREGAME_ACTIONS,
     SPELL_ONLY_TYPES,
     Action,
     ActionKind,
@@ -28,6 +31,7 @@ from .model import (
     CardType,
     GameState,
     ObjectState,
+    PlayerState,
     Scope,
     Slot,
     Zone,
@@ -58,9 +62,15 @@ class StateVars:
     effect: list
     revealed: list
     fresh: list  # a variable for each commander slot; False for every other slot (see ObjectState)
+    # With a pregame only: each pregame field (PLAYER_FIELDS) per player, and the started flag.
+    players: dict | None = None
+    started: z3.BoolRef | None = None
 
     def field(self, name: str, c: int):
         return getattr(self, name)[c]
+
+    def player(self, name: str, p: int):
+        return self.players[name][p]
 
 
 @dataclass
@@ -101,6 +111,9 @@ FIELDS = ("zone", "whose", "controller", "pos", "gen", "face_down", "counters", 
 STEP_FIELDS = ("revealed",)
 # `fresh` (903.9a's memory) is not among the FIELDS the actions assign: one constraint per step
 # derives it for every action alike (see _fresh), as the interpreter's track_fresh does.
+BOOL_PLAYER_FIELDS = ("drawn", "kept", "looked", "free_taken")
+# The property language's functions of a player and the PlayerState fields they read.
+PLAYER_FUNCTION_FIELDS = {"drawn": "drawn", "mulligans": "mulligans", "kept": "kept", "looked": "looked", "owed": "owed", "free_mulligan": "free_taken"}
 
 
 class Encoding:
@@ -145,6 +158,8 @@ class Encoding:
         self._steps: list[StepVars] = []
         self._sizes: dict = {}
         self._trans: dict[int, list] = {}
+        self.pregame = ruleset.has_pregame
+        self.hand = scope.starting_hand
 
     # ---------------------------------------------------------------- basics
 
@@ -196,6 +211,11 @@ class Encoding:
             for rule_id, lit in self.rule_literal.items()
         ]
 
+    def in_file(self, behaviour: Behaviour) -> bool:
+        """Whether some rule of the file (in force or removed) provides the behaviour: where none
+        does, the encoding leaves out what only that behaviour could make happen."""
+        return any(r.behaviour is behaviour for r in self.ruleset.rules)
+
     def on(self, behaviour: Behaviour, zone: Zone | None = None):
         """True when some rule of the file that provides the behaviour is in force."""
         key = (behaviour, zone)
@@ -234,6 +254,16 @@ class Encoding:
                     ],
                 )
             )
+            if self.pregame:
+                state = self._states[-1]
+                state.players = {
+                    f: [
+                        z3.Bool(f"{f}[{PLAYER_NAMES[p]}]@{i}", ctx) if f in BOOL_PLAYER_FIELDS else self.var(f"{f}[{PLAYER_NAMES[p]}]@{i}")
+                        for p in range(self.players)
+                    ]
+                    for f in PLAYER_FIELDS
+                }
+                state.started = z3.Bool(f"started@{i}", ctx)
         return self._states[t]
 
     def step(self, t: int) -> StepVars:
@@ -319,6 +349,18 @@ class Encoding:
                 facts.append(self._type_in(self.card_type[c], COMMANDER_TYPES))
             else:
                 facts.append(self.any_of(self.card_type[c] == v for v in self.type_c.values()))
+        if self.pregame:
+            facts += self.players_are(0, tuple(PlayerState() for _ in range(self.players)), started=False)
+        return facts
+
+    def players_are(self, t: int, players: tuple[PlayerState, ...], started: bool) -> list:
+        """Facts fixing the pregame state of state t."""
+        s = self.state(t)
+        facts = [s.started == z3.BoolVal(started, self.ctx)]
+        for p, ps in enumerate(players):
+            for f in PLAYER_FIELDS:
+                value = getattr(ps, f)
+                facts.append(s.player(f, p) == (z3.BoolVal(value, self.ctx) if isinstance(value, bool) else self.int(value)))
         return facts
 
     def closable_zones(self) -> list[Zone]:
@@ -347,7 +389,7 @@ class Encoding:
         s, s2, a = self.state(t), self.state(t + 1), self.step(t)
         facts = [self.any_of(a.kind == self.kind_c[d.kind] for d in self.ruleset.actions)]
         facts += self._canonical_fields(a)
-        single = self.any_of(a.kind == self.kind_c[k] for k in ActionKind if k not in NO_CARD)
+        single = self.any_of(a.kind == self.kind_c[k] for k in ActionKind if k not in NO_CARD and k not in PILE_TARGET)
         for c in range(len(self.slots)):
             is_c = a.card == self.slot_c[c]
             facts.append(z3.Implies(is_c, z3.And(
@@ -360,7 +402,7 @@ class Encoding:
         for kind in ActionKind:
             if not self.ruleset.allows(kind):
                 continue
-            if kind in NO_CARD:
+            if kind in NO_CARD or kind in PILE_TARGET:
                 body = getattr(self, f"_{kind.value}")(t, s, s2, a)
             else:
                 body = self.all_of(
@@ -369,6 +411,8 @@ class Encoding:
                 )
             facts.append(z3.Implies(a.kind == self.kind_c[kind], body))
         facts += self._fresh(s, s2, a)
+        if self.pregame:
+            facts += self._pregame_trans(t, s, s2, a)
         return facts
 
     def _fresh(self, s: StateVars, s2: StateVars, a: StepVars) -> list:
@@ -389,6 +433,7 @@ class Encoding:
         card_type = self._select_type(a.card)
         uses_n = z3.Or(
             a.kind == self.kind_c[K.PUT_INTO_LIBRARY],
+            a.kind == self.kind_c[K.POST_MULLIGAN_LOOK],
             z3.And(a.kind == self.kind_c[K.CAST], z3.Not(self.on(Behaviour.STACK_PUSH_TOP))),
             z3.And(a.kind == self.kind_c[K.CAST_FACE_DOWN], z3.Not(self.on(Behaviour.STACK_PUSH_TOP))),
             z3.And(
@@ -406,12 +451,12 @@ class Encoding:
             a.n >= 0,
             a.n <= self.max_n,
             z3.Implies(z3.Not(uses_n), a.n == 0),
-            z3.Implies(a.kind != self.kind_c[K.SHUFFLE_HAND_INTO_LIBRARY], self.all_of(
+            z3.Implies(z3.Not(kind_in((K.SHUFFLE_HAND_INTO_LIBRARY, K.MULLIGAN))), self.all_of(
                 z3.Not(p) for c, p in enumerate(a.pick) if not self.slots[c].is_commander
             )),
             # A commander may also be listed by state-based actions (903.9a; the SBA says when).
             *[
-                z3.Implies(z3.Not(kind_in((K.SHUFFLE_HAND_INTO_LIBRARY, K.STATE_BASED_ACTIONS))), z3.Not(p))
+                z3.Implies(z3.Not(kind_in((K.SHUFFLE_HAND_INTO_LIBRARY, K.MULLIGAN, K.STATE_BASED_ACTIONS))), z3.Not(p))
                 for c, p in enumerate(a.pick) if self.slots[c].is_commander
             ],
             # The owner's choice of the command zone instead (903.9b) is recorded only for a move of a commander.
@@ -656,6 +701,10 @@ class Encoding:
             return Effect(guard, self.true(), {"effect": self.true()})
         if kind in (K.CAST_FACE_DOWN, K.PUT_ONTO_BATTLEFIELD_FACE_DOWN, K.TURN_FACE_UP):
             return self._face_down_target(kind, s, c, player, moved)
+        if kind is K.BOTTOM:
+            constraint, values = moved(Zone.LIBRARY, player)
+            guard = z3.And(z == Z[Zone.HAND], s.whose[c] == player, self.player_of(s, "owed", player) > 0)
+            return Effect(guard, constraint, values)
         raise AssertionError(f"no encoding for {kind}")
 
     def _face_down_target(self, kind: ActionKind, s: StateVars, c: int, player, moved) -> "Effect":
@@ -845,7 +894,7 @@ class Encoding:
         s, a = self.state(t), self.step(t)
         cases = []
         for kind in ActionKind:
-            if kind in NO_CARD or not self.ruleset.allows(kind):
+            if kind in NO_CARD or kind in PILE_TARGET or not self.ruleset.allows(kind):
                 continue
             for c in range(len(self.slots)):
                 effect = self.target(kind, t, s, a, c)
@@ -869,6 +918,8 @@ class Encoding:
                     facts.append(var == z3.BoolVal(value, self.ctx))
                 else:
                     facts.append(var == self.int(value))
+        if self.pregame and state.players:
+            facts += self.players_are(t, state.players, state.started)
         return facts
 
     def action_is(self, t: int, action: Action) -> list:
@@ -925,7 +976,7 @@ class Encoding:
                     fresh=as_bool(s.fresh[c]),
                 )
                 for c in range(len(self.slots))
-            )))
+            ), self._decode_players(s, as_int, as_bool), self.pregame and as_bool(s.started)))
         actions = []
         for t in range(depth):
             a = self.step(t)
@@ -945,6 +996,206 @@ class Encoding:
             ))
         return card_types, states, actions
 
+    def _decode_players(self, s: StateVars, as_int, as_bool) -> tuple[PlayerState, ...]:
+        if not self.pregame:
+            return ()
+        return tuple(
+            PlayerState(**{f: (as_bool if f in BOOL_PLAYER_FIELDS else as_int)(s.player(f, p)) for f in PLAYER_FIELDS})
+            for p in range(self.players)
+        )
+
+    # ---------------------------------------------------------------- the pregame (103.4, 103.5)
+
+    def player_of(self, s: StateVars, name: str, player_expr):
+        """A pregame field of the player that `player_expr` names."""
+        result = s.player(name, self.players - 1)
+        for p in range(self.players - 1):
+            result = z3.If(player_expr == self.player_c[p], s.player(name, p), result)
+        return result
+
+    def _pregame_trans(self, t: int, s: StateVars, s2: StateVars, a: StepVars) -> list:
+        """The started flag and the players' pregame state: a pregame action needs a game not yet
+        started; an ordinary action starts it, from the bare start or once every player has kept."""
+        pregame_kind = self.any_of(a.kind == self.kind_c[k] for k in PREGAME_ACTIONS if self.ruleset.allows(k))
+        untouched = self.all_of(z3.Not(s.player("drawn", p)) for p in range(self.players))
+        complete = self.all_of(z3.And(s.player("kept", p), s.player("owed", p) == 0) for p in range(self.players))
+        facts = [
+            z3.Implies(pregame_kind, z3.And(z3.Not(s.started), z3.Not(s2.started))),
+            z3.Implies(z3.Not(pregame_kind), z3.And(z3.Or(s.started, untouched, complete), s2.started)),
+        ]
+        changes = {
+            K.DRAW_HAND: lambda p: {"drawn": self.true()},
+            K.MULLIGAN: lambda p: self._mulligan_players(t, s, p),
+            K.KEEP: lambda p: {"kept": self.true()},
+            K.BOTTOM: lambda p: {"owed": s.player("owed", p) - 1},
+            K.POST_MULLIGAN_LOOK: lambda p: {"looked": self.true()},
+        }
+        for p in range(self.players):
+            is_p = a.player == self.player_c[p]
+            for f in PLAYER_FIELDS:
+                value = s.player(f, p)
+                for kind, change in changes.items():
+                    if self.ruleset.allows(kind) and f in change(p):
+                        value = z3.If(z3.And(is_p, a.kind == self.kind_c[kind]), change(p)[f], value)
+                facts.append(s2.player(f, p) == value)
+        return facts
+
+    def _free_mulligan(self, s: StateVars, p: int):
+        free = z3.And(self.on(Behaviour.MULLIGAN_FREE_FIRST), z3.Not(s.player("free_taken", p)))
+        return free if self.players > 2 else self.false()  # a multiplayer game begins with more than two players
+
+    def _mulligan_players(self, t: int, s: StateVars, p: int) -> dict:
+        free = self._free_mulligan(s, p)
+        counted = s.player("mulligans", p) + z3.If(free, self.int(0), self.int(1))
+        return {
+            "mulligans": counted,
+            "owed": z3.If(self.on(Behaviour.MULLIGAN_LONDON), counted, self.int(0)),
+            "free_taken": z3.Or(s.player("free_taken", p), free),
+        }
+
+    def _declaring(self, s: StateVars, player) -> z3.BoolRef:
+        """The player has an opening hand, has not kept it, and owes no card to the bottom."""
+        return z3.And(self.player_of(s, "drawn", player), z3.Not(self.player_of(s, "kept", player)), self.player_of(s, "owed", player) == 0)
+
+    def _unchanged(self, s: StateVars, s2: StateVars, c: int) -> list:
+        return [s2.field(f, c) == s.field(f, c) for f in FIELDS]
+
+    def _draw_hand(self, t, s, s2, a) -> z3.BoolRef:
+        p = a.player
+        library = self.size_of(t, Zone.LIBRARY, p)
+        facts = [z3.Not(self.player_of(s, "drawn", p)), library >= self.hand]
+        for c in range(len(self.slots)):
+            drawn = z3.And(s.zone[c] == self.zone_c[Zone.LIBRARY], s.whose[c] == p, s.pos[c] >= library - self.hand)
+            constraint, values = self._moved(t, s, a, c, Zone.HAND, p)
+            facts.append(z3.If(drawn, self._assign(s, s2, c, constraint, values), z3.And(self._unchanged(s, s2, c))))
+        return self.all_of(facts)
+
+    def _mulligan(self, t, s, s2, a) -> z3.BoolRef:
+        p = a.player
+        hand_size = self.size_of(t, Zone.HAND, p)
+        free = z3.Or([z3.And(p == self.player_c[q], self._free_mulligan(s, q)) for q in range(self.players)])
+        one_fewer = z3.If(free, hand_size, hand_size - 1)
+        new_size = z3.If(
+            self.on(Behaviour.MULLIGAN_LONDON), self.int(self.hand),
+            z3.If(self.on(Behaviour.MULLIGAN_ONE_FEWER), z3.If(one_fewer < 0, self.int(0), one_fewer), self.int(self.hand)),
+        )
+        facts = [self._declaring(s, p), z3.Implies(self.on(Behaviour.MULLIGAN_KEEP_ZERO), hand_size > 0)]
+        facts += [
+            z3.Implies(hand_size > 0, z3.Not(self.on(Behaviour.ZONE_CLOSED, Zone.LIBRARY))),
+            z3.Implies(new_size > 0, z3.Not(self.on(Behaviour.ZONE_CLOSED, Zone.HAND))),
+        ]
+        renew = self.on(Behaviour.NEW_OBJECT)
+        in_library_after = []
+        to_hand = []
+        for c in range(len(self.slots)):
+            in_hand = z3.And(s.zone[c] == self.zone_c[Zone.HAND], s.whose[c] == p)
+            member = z3.And(self.zone_is(s.zone[c], (Zone.HAND, Zone.LIBRARY)), s.whose[c] == p)
+            facts.append(a.pick[c] == z3.And(member, a.pick[c]))
+            drawn = a.pick[c]
+            to_hand.append(drawn)
+            in_library_after.append(z3.And(member, z3.Not(drawn)))
+            changes = z3.If(in_hand, self.int(1), self.int(0)) + z3.If(drawn, self.int(1), self.int(0))
+            wiped = z3.And(renew, changes > 0)
+            values = {
+                "zone": z3.If(drawn, self.zone_c[Zone.HAND], self.zone_c[Zone.LIBRARY]),
+                "whose": p,
+                "controller": self.owner(c),
+                "face_down": self.false(),
+                "gen": z3.If(renew, s.gen[c] + changes, s.gen[c]),
+                "counters": z3.If(wiped, self.int(0), s.counters[c]),
+                "tapped": z3.And(z3.Not(wiped), s.tapped[c]),
+                "attached": z3.And(z3.Not(wiped), s.attached[c]),
+                "effect": z3.And(z3.Not(wiped), s.effect[c]),
+            }
+            moved = z3.And(*[s2.field(f, c) == values[f] for f in values], z3.Implies(drawn, s2.pos[c] == 0))
+            facts.append(z3.If(member, moved, z3.And(self._unchanged(s, s2, c))))
+        facts.append(self.count(to_hand) == new_size)
+        facts += self._permutation(s2, in_library_after, self.true())
+        if not self.in_file(Behaviour.MULLIGAN_PARTIAL_PARIS):  # keep the formula small where it cannot apply
+            return self.all_of(facts)
+        partial = z3.And(self.on(Behaviour.MULLIGAN_PARTIAL_PARIS), z3.Not(self.on(Behaviour.MULLIGAN_LONDON)))
+        return z3.If(partial, self._partial_paris(t, s, s2, a, free), self.all_of(facts))
+
+    def _partial_paris(self, t, s, s2, a, free) -> z3.BoolRef:
+        """903.8: the hand cards not picked are exiled face down; the top cards of the library, one
+        fewer than those (as many with a free mulligan), are drawn; the library is not shuffled."""
+        p = a.player
+        hand_size = self.size_of(t, Zone.HAND, p)
+        library = self.size_of(t, Zone.LIBRARY, p)
+        renew = self.on(Behaviour.NEW_OBJECT)
+        facts = [self._declaring(s, p), z3.Implies(self.on(Behaviour.MULLIGAN_KEEP_ZERO), hand_size > 0)]
+        in_hand = [z3.And(s.zone[c] == self.zone_c[Zone.HAND], s.whose[c] == p) for c in range(len(self.slots))]
+        in_library = [z3.And(s.zone[c] == self.zone_c[Zone.LIBRARY], s.whose[c] == p) for c in range(len(self.slots))]
+        set_aside = [z3.And(in_hand[c], z3.Not(a.pick[c])) for c in range(len(self.slots))]
+        count = self.count(set_aside) - z3.If(free, self.int(0), self.int(1))
+        facts += [self.count(set_aside) >= 1, count <= library]
+        facts += [z3.Implies(self.any_of(set_aside), z3.Not(self.on(Behaviour.ZONE_CLOSED, Zone.EXILE))),
+                  z3.Implies(count > 0, z3.Not(self.on(Behaviour.ZONE_CLOSED, Zone.HAND)))]
+        for c in range(len(self.slots)):
+            drawn = z3.And(in_library[c], s.pos[c] >= library - count)
+            facts.append(a.pick[c] == z3.Or(z3.And(in_hand[c], a.pick[c]), drawn))
+            constraint, values = self._moved(t, s, a, c, Zone.HAND, p)
+            exiled = {
+                "zone": self.zone_c[Zone.EXILE], "whose": self.owner(c), "controller": self.owner(c), "pos": self.int(0),
+                "face_down": self.true(),
+            } | self._identity(s, c, renew)
+            facts.append(z3.If(
+                drawn, self._assign(s, s2, c, constraint, values),
+                z3.If(set_aside[c], self._assign(s, s2, c, self.true(), exiled), z3.And(self._unchanged(s, s2, c))),
+            ))
+        return self.all_of(facts)
+
+    def _keep(self, t, s, s2, a) -> z3.BoolRef:
+        """Keeping; under 903.8 the cards set aside face down are shuffled into the library."""
+        p = a.player
+        facts = [self._declaring(s, p)]
+        if not self.in_file(Behaviour.MULLIGAN_RETURN_SET_ASIDE):  # nothing comes back: every object stays
+            return self.all_of(facts + [f for c in range(len(self.slots)) for f in self._unchanged(s, s2, c)])
+        returning = [
+            z3.And(self.on(Behaviour.MULLIGAN_RETURN_SET_ASIDE), s.zone[c] == self.zone_c[Zone.EXILE], s.face_down[c], self.owner(c) == p)
+            for c in range(len(self.slots))
+        ]
+        shuffled = self.any_of(returning)
+        facts.append(z3.Implies(shuffled, z3.Not(self.on(Behaviour.ZONE_CLOSED, Zone.LIBRARY))))
+        renew = self.on(Behaviour.NEW_OBJECT)
+        members = []
+        for c in range(len(self.slots)):
+            in_library = z3.And(s.zone[c] == self.zone_c[Zone.LIBRARY], s.whose[c] == p)
+            members.append(z3.And(shuffled, z3.Or(in_library, returning[c])))
+            back = {
+                "zone": self.zone_c[Zone.LIBRARY], "whose": p, "controller": p, "face_down": self.false(),
+            } | self._identity(s, c, renew)
+            facts.append(z3.If(
+                returning[c], z3.And(*[s2.field(f, c) == back[f] for f in back]),
+                z3.And(*[s2.field(f, c) == s.field(f, c) for f in FIELDS if f != "pos"]),
+            ))
+            facts.append(z3.Implies(z3.Not(members[c]), s2.pos[c] == s.pos[c]))
+        facts += self._permutation(s2, members, shuffled)
+        return self.all_of(facts)
+
+    def _post_mulligan_look(self, t, s, s2, a) -> z3.BoolRef:
+        p = a.player
+        library = self.size_of(t, Zone.LIBRARY, p)
+        facts = [
+            self.on(Behaviour.MULLIGAN_LOOK),
+            self.all_of(s.player("kept", q) for q in range(self.players)),
+            z3.Not(self.player_of(s, "looked", p)),
+            z3.Implies(self.on(Behaviour.MULLIGAN_LOOK_SMALLER), self.size_of(t, Zone.HAND, p) < self.hand),
+            a.n <= 1,
+        ]
+        to_bottom = a.n == 0
+        for c in range(len(self.slots)):
+            is_c = a.card == self.slot_c[c]
+            in_library = z3.And(s.zone[c] == self.zone_c[Zone.LIBRARY], s.whose[c] == p)
+            facts.append(z3.Implies(is_c, z3.And(in_library, s.pos[c] == library - 1)))
+            new_pos = z3.If(
+                z3.And(to_bottom, is_c), self.int(0),
+                z3.If(z3.And(to_bottom, in_library), s.pos[c] + 1, s.pos[c]),
+            )
+            facts += [s2.field(f, c) == s.field(f, c) for f in FIELDS if f != "pos"]
+            facts.append(s2.pos[c] == new_pos)
+        return self.all_of(facts)
+
 
 def reordered_piles(kind: ActionKind, player: int | None, zone: Zone, before: GameState, after: GameState):
     """The `order` record of an action: the new top-to-bottom order of each pile it reordered."""
@@ -952,6 +1203,13 @@ def reordered_piles(kind: ActionKind, player: int | None, zone: Zone, before: Ga
         keys = [(Zone.LIBRARY, player)]
     elif kind is K.REORDER:
         keys = [(zone, player)]
+    elif kind is K.MULLIGAN:
+        # a partial Paris mulligan (903.8) sets cards aside in exile and draws from the top: no shuffle
+        set_aside = any(o.zone is Zone.HAND and o2.zone is Zone.EXILE for o, o2 in zip(before.objects, after.objects))
+        keys = [] if set_aside else [(Zone.LIBRARY, player)]
+    elif kind is K.KEEP:
+        returned = any(o.zone is Zone.EXILE and o2.zone is Zone.LIBRARY for o, o2 in zip(before.objects, after.objects))
+        keys = [(Zone.LIBRARY, player)] if returned else []
     elif kind is K.SHUFFLE_HAND_INTO_LIBRARY:
         receivers = sorted({
             after.objects[c].whose
@@ -1038,6 +1296,15 @@ class SymbolicBackend:
 
     def size(self, zone: Zone, player: int | None, primed: bool):
         return self.e.size(self.t + 1 if primed else self.t, zone, player)
+
+    def player_field(self, name: str, player: int, primed: bool):
+        if name == "starting_hand":
+            return self.e.int(self.e.hand)
+        field = PLAYER_FUNCTION_FIELDS[name]
+        if not self.e.pregame:  # no pregame: every player is as at the start
+            value = getattr(PlayerState(), field)
+            return z3.BoolVal(value, self.e.ctx) if isinstance(value, bool) else self.e.int(value)
+        return self.e.state(self.t + 1 if primed else self.t).player(field, player)
 
     def action_field(self, name: str):
         a = self.e.step(self.t)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from .interpreter import sees
-from .model import Action, ActionKind, CardType, GameState, Slot, SlotKind, Zone
+from .model import Action, ActionKind, CardType, GameState, PlayerState, Slot, SlotKind, Zone
 from .properties import (
     ActionField,
     Apply,
@@ -22,6 +22,7 @@ from .properties import (
     Expr,
     In,
     IntLit,
+    PLAYER_FUNCTIONS,
     Not,
     Property,
     PropertyKind,
@@ -99,6 +100,10 @@ class Backend(Protocol):
         """The number of objects in `zone` (a player's zone when `player` is given, which happens
         only for library, hand and graveyard), in the next state when `primed`."""
 
+    def player_field(self, name: str, player: int, primed: bool) -> Any:
+        """A function of player number `player` (see properties.PLAYER_FUNCTIONS), in the next state
+        when `primed` (starting_hand is static and always comes unprimed)."""
+
     def action_field(self, name: str) -> Any:
         """A field of the step's action: kind (ActionKind), card (Object), player (Player),
         n (Int) or zone (Zone). card and player are only ever passed to eq."""
@@ -141,7 +146,7 @@ def int_reach(target: Property | Expr, variable_bound: int) -> int:
         match node:
             case IntLit(value):
                 reach = abs(value)
-            case Apply(fn, _, _) if fn in ("pos", "gen", "counters"):
+            case Apply(fn, _, _) if fn in ("pos", "gen", "counters", "mulligans", "owed", "starting_hand"):
                 reach = variable_bound
             case Size() | ActionField("n"):
                 reach = variable_bound
@@ -206,6 +211,8 @@ class _Evaluator:
                 return self.constant(value)
             case Var(name, sort):
                 return b.player_const(env[name]) if sort is Sort.PLAYER else b.object_const(env[name])
+            case Apply(fn, var_name, primed) if fn in PLAYER_FUNCTIONS:
+                return b.player_field(fn, env[var_name], primed)
             case Apply(fn, var_name, primed):
                 return b.field(fn, env[var_name], primed)
             case Size(zone, player_var, primed):
@@ -263,6 +270,7 @@ class ConcreteBackend:
     action: Action | None = None
     after: GameState | None = None
     ruleset: RuleSet | None = None  # needed only by sees()
+    hand: int = 2  # the starting hand size, for starting_hand(p)
 
     def bool_const(self, b: bool) -> bool:
         return b
@@ -329,6 +337,13 @@ class ConcreteBackend:
     def size(self, zone: Zone, player: int | None, primed: bool) -> int:
         return self.state(primed).size(zone, player)
 
+    def player_field(self, name: str, player: int, primed: bool) -> Any:
+        if name == "starting_hand":
+            return self.hand
+        state = self.state(primed)
+        record = state.players[player] if state.players else PlayerState()
+        return getattr(record, "free_taken" if name == "free_mulligan" else name)
+
     def action_field(self, name: str) -> Any:
         if self.action is None:
             raise ValueError("a step property needs an action to evaluate action fields")
@@ -357,6 +372,7 @@ def evaluate_concrete(
     *,
     players: int | None = None,
     ruleset: RuleSet | None = None,
+    hand: int = 2,
 ) -> bool:
     """Whether the property holds of `before` (an always property) or of the step
     `before --action--> after` (a step property). `players` defaults to the owners in `slots`."""
@@ -364,5 +380,5 @@ def evaluate_concrete(
         raise ValueError(f"step property '{prop.id}' needs an action and the next state")
     if players is None:
         players = 1 + max((s.owner for s in slots), default=-1)
-    backend = ConcreteBackend(slots, card_types, before, action, after, ruleset)
+    backend = ConcreteBackend(slots, card_types, before, action, after, ruleset, hand)
     return bool(evaluate(prop, backend, slots, players))

@@ -22,8 +22,10 @@ from .model import (
     ActionKind,
     Behaviour,
     CardType,
+    PREGAME_ACTIONS,
     GameState,
     ObjectState,
+    PlayerState,
     Slot,
     Zone,
     zone_key,
@@ -48,13 +50,17 @@ USES_PLAYER = (
     K.CREATE_TOKEN, K.PUT_ONTO_BATTLEFIELD, K.SHUFFLE_HAND_INTO_LIBRARY, K.REORDER,
     K.CAST_FACE_DOWN, K.PUT_ONTO_BATTLEFIELD_FACE_DOWN,
     K.REVERSE_ILLEGAL_CAST,
+    K.DRAW_HAND, K.MULLIGAN, K.KEEP, K.BOTTOM, K.POST_MULLIGAN_LOOK,
 )
-NO_CARD = (K.SHUFFLE, K.REORDER, K.SHUFFLE_HAND_INTO_LIBRARY, K.STATE_BASED_ACTIONS)
+NO_CARD = (K.SHUFFLE, K.REORDER, K.SHUFFLE_HAND_INTO_LIBRARY, K.STATE_BASED_ACTIONS, K.DRAW_HAND, K.MULLIGAN, K.KEEP)
+# Actions that name a card but act on a whole pile (the encoder gives them a body of their own
+# instead of the single-target form): the look moves the top card of a library to its bottom.
+PILE_TARGET = (K.POST_MULLIGAN_LOOK,)
 # Actions whose `n` places the card when the rule that fixes the place is off.
 GRAVEYARD_BOUND = (K.DISCARD, K.MILL, K.RESOLVE, K.COUNTER, K.DESTROY, K.SACRIFICE)
 # Actions that list cards: the zone-wide one (without 400.12) and state-based actions (the
-# commanders whose owners put them into the command zone, 903.9a).
-LISTS_CARDS = (K.SHUFFLE_HAND_INTO_LIBRARY, K.STATE_BASED_ACTIONS)
+# commanders whose owners put them into the command zone, 903.9a) and a mulligan (the new hand).
+LISTS_CARDS = (K.SHUFFLE_HAND_INTO_LIBRARY, K.STATE_BASED_ACTIONS, K.MULLIGAN)
 # Single-target actions that move their card to another zone: the moves a 903.9b replacement
 # (`to_command`) may replace.
 MOVES_CARD = (
@@ -77,6 +83,7 @@ class World:
     slots: tuple[Slot, ...]
     card_types: tuple[CardType, ...]
     players: int
+    hand: int = 2  # the starting hand size (103.4), for rule sets with a pregame
 
     def on(self, behaviour: Behaviour, zone: Zone | None = None) -> str | None:
         return self.ruleset.active(behaviour, zone)
@@ -101,7 +108,7 @@ def uses_position(world: World, action: Action) -> bool:
     """Whether `n` places the card: always for put_into_library; for graveyard and stack arrivals
     only when 404.1 or 405.2 is not in force."""
     k = action.kind
-    if k is K.PUT_INTO_LIBRARY:
+    if k in (K.PUT_INTO_LIBRARY, K.POST_MULLIGAN_LOOK):
         return True
     if k in (K.CAST, K.CAST_FACE_DOWN):
         return not world.on(Behaviour.STACK_PUSH_TOP)
@@ -128,7 +135,7 @@ def _check_fields(world: World, action: Action) -> None:
     if action.n < 0:
         raise IllegalAction("n must be 0 or more")
     if action.cards and k not in LISTS_CARDS:
-        raise IllegalAction("only a zone-wide action or state-based actions list cards")
+        raise IllegalAction("only a zone-wide action, state-based actions and a mulligan list cards")
     if action.to_command and k not in MOVES_CARD:
         raise IllegalAction(f"{k.value} moves no card to another zone: there is no move to put into the command zone instead")
 
@@ -140,6 +147,8 @@ class _Step:
         self.world = world
         # `revealed` speaks of one step only: each step starts with nothing revealed (see reveal()).
         self.objects = [o.moved(revealed=False) if o.revealed else o for o in state.objects]
+        self.players = list(state.players)
+        self.started = state.started
         self.before = state
         self.action = action
         self.rules: list[str] = []
@@ -308,14 +317,16 @@ class _Step:
     # ---------------------------------------------------------------- actions
 
     def run(self) -> Outcome:
+        if self.world.ruleset.has_pregame:
+            self.pregame_gate()
         handler = getattr(self, f"do_{self.action.kind.value}")
         handler()
         self.reveal()
-        if self.action.kind not in (K.SHUFFLE, K.REORDER, K.SHUFFLE_HAND_INTO_LIBRARY):
+        if self.action.kind not in (K.SHUFFLE, K.REORDER, K.SHUFFLE_HAND_INTO_LIBRARY, K.MULLIGAN, K.KEEP):
             self.require(not self.action.order, f"{self.action.kind.value} records no order")
         self.require(not self.action.to_command or self.replaced, f"{self.action.kind.value} moved no commander that could go to the command zone instead")
         self.track_fresh()
-        return Outcome(GameState(tuple(self.objects)), tuple(self.rules))
+        return Outcome(GameState(tuple(self.objects), tuple(self.players), self.started), tuple(self.rules))
 
     def track_fresh(self) -> None:
         """903.9a's memory, kept for commanders: put into a zone (or made a new object there) since
@@ -330,6 +341,18 @@ class _Step:
                 fresh = old.fresh or (new.zone, new.whose, new.gen) != (old.zone, old.whose, old.gen)
             self.objects[i] = new.moved(fresh=fresh)
 
+    def pregame_gate(self) -> None:
+        """Pregame actions happen before the game starts; the first ordinary action starts it, which
+        it may do from the bare start (nobody has drawn an opening hand: the pregame is skipped, as
+        in a rule set without one) or once every player has kept (the mulligan process is over)."""
+        self.require(len(self.players) == self.world.players, "the state has no pregame record for every player")
+        if self.action.kind in PREGAME_ACTIONS:
+            self.require(not self.started, "the game has started: the pregame is over")
+            return
+        untouched = not any(p.drawn for p in self.players)
+        complete = all(p.kept and p.owed == 0 for p in self.players)
+        self.require(self.started or untouched or complete, "the mulligan process is not over: some player has not kept an opening hand")
+        self.started = True
     def target(self) -> tuple[int, ObjectState]:
         return self.action.card, self.objects[self.action.card]
 
@@ -654,6 +677,159 @@ class _Step:
             self.objects[c] = o.moved(face_down=False, gen=o.gen + 1, **NO_MEMORY, effect=False)
 
 
+    # ---------------------------------------------------------------- the pregame (103.4, 103.5)
+
+    def player_state(self) -> tuple[int, PlayerState]:
+        p = self.action.player
+        return p, self.players[p]
+
+    def do_draw_hand(self) -> None:
+        p, ps = self.player_state()
+        self.require(not ps.drawn, f"{PLAYER_NAMES[p]} has already drawn an opening hand")
+        library = self.pile(Zone.LIBRARY, p)
+        self.require(len(library) >= self.world.hand, f"{PLAYER_NAMES[p]}'s library has fewer cards than the starting hand size")
+        for i in reversed(library[len(library) - self.world.hand:]):  # top first: each is the top when it moves
+            self.move(i, Zone.HAND, p)
+        self.players[p] = ps.moved(drawn=True)
+
+    def require_declaring(self, p: int, ps: PlayerState, what: str) -> None:
+        self.require(ps.drawn and not ps.kept, f"{PLAYER_NAMES[p]} cannot {what}: no opening hand drawn, or already kept")
+        self.require(ps.owed == 0, f"{PLAYER_NAMES[p]} must first put {ps.owed} more card(s) on the bottom (103.5)")
+
+    def do_mulligan(self) -> None:
+        p, ps = self.player_state()
+        self.require_declaring(p, ps, "take a mulligan")
+        hand = [i for i, o in enumerate(self.objects) if o.zone is Zone.HAND and o.whose == p]
+        library = self.pile(Zone.LIBRARY, p)
+        zero_rule = self.world.on(Behaviour.MULLIGAN_KEEP_ZERO)
+        if zero_rule:
+            self.require(bool(hand), f"{PLAYER_NAMES[p]}'s hand has no cards: it must be kept ({zero_rule})")
+            self.cite(zero_rule)
+        free_rule = self.world.on(Behaviour.MULLIGAN_FREE_FIRST)
+        free = bool(free_rule) and self.world.players > 2 and not ps.free_taken  # a multiplayer game begins with more than two players
+        if free:
+            self.cite(free_rule)
+        counted = ps.mulligans + (0 if free else 1)
+        london, paris = self.world.on(Behaviour.MULLIGAN_LONDON), self.world.on(Behaviour.MULLIGAN_ONE_FEWER)
+        partial = self.world.on(Behaviour.MULLIGAN_PARTIAL_PARIS)
+        if partial and not london:
+            self.cite(partial)
+            self.partial_paris(p, ps, hand, library, free)
+            self.players[p] = ps.moved(mulligans=counted, free_taken=ps.free_taken or free)
+            return
+        owed = 0
+        if london:
+            self.cite(london)
+            size, owed = self.world.hand, counted
+        elif paris:
+            self.cite(paris)
+            size = max(0, len(hand) - (0 if free else 1))
+        else:  # the mulligan of early Magic: a full new hand
+            size = self.world.hand
+        members = hand + library
+        self.require(size <= len(members), f"{PLAYER_NAMES[p]} has fewer cards than the new hand needs")
+        if hand:
+            self.require_open(Zone.LIBRARY)
+        if size:
+            self.require_open(Zone.HAND)
+        key = zone_key(Zone.LIBRARY, p)
+        order = self.action.order_for(key)
+        new_hand = set(self.action.cards)
+        self.require(order is not None and {k for k, _ in self.action.order} == {key}, f"a mulligan records the new order of {key} and nothing else")
+        self.require(len(new_hand) == size, f"the new hand has {size} cards, the action lists {len(new_hand)}")
+        self.require(sorted([*new_hand, *order]) == sorted(members), f"the new hand and {key} must together be the old hand and library")
+        renew = self.world.on(Behaviour.NEW_OBJECT)
+        for i in members:
+            old = self.objects[i]
+            changes = int(old.zone is Zone.HAND) + int(i in new_hand)  # into the library, then into the hand
+            fields = dict(zone=Zone.HAND if i in new_hand else Zone.LIBRARY, whose=p, controller=self.slot(i).owner, face_down=False,
+                          pos=0 if i in new_hand else len(order) - 1 - order.index(i))
+            if renew and changes:
+                self.cite(renew)
+                fields.update(gen=old.gen + changes, **NO_MEMORY, effect=False)
+            self.objects[i] = old.moved(**fields)
+        self.players[p] = ps.moved(mulligans=counted, owed=owed, free_taken=ps.free_taken or free)
+
+    def partial_paris(self, p: int, ps: PlayerState, hand: list[int], library: list[int], free: bool) -> None:
+        """903.8 (Commander until 2016): the cards of the hand not in the new hand are exiled face
+        down, and one card fewer than that is drawn from the top of the library (as many with a free
+        mulligan); the library is not shuffled. `cards` is the new hand."""
+        new_hand = set(self.action.cards)
+        set_aside = [i for i in hand if i not in new_hand]
+        drawn = sorted(i for i in new_hand if i not in hand)
+        self.require(bool(set_aside), "a partial Paris mulligan sets aside at least one card")
+        self.require(not self.action.order, "a partial Paris mulligan does not shuffle the library: it records no order")
+        count = len(set_aside) - (0 if free else 1)
+        self.require(count <= len(library), f"{PLAYER_NAMES[p]}'s library has fewer than {count} cards")
+        self.require(drawn == sorted(library[len(library) - count:]), f"the new hand must be the kept cards and the top {count} card(s) of the library")
+        if set_aside:
+            self.require_open(Zone.EXILE)
+        if drawn:
+            self.require_open(Zone.HAND)
+        for i in reversed(library[len(library) - count:]):  # top first
+            self.move(i, Zone.HAND, p)
+        renew = self.world.on(Behaviour.NEW_OBJECT)
+        for i in set_aside:
+            old = self.objects[i]
+            fields = dict(zone=Zone.EXILE, whose=self.slot(i).owner, controller=self.slot(i).owner, pos=0, face_down=True)
+            if renew:
+                self.cite(renew)
+                fields.update(gen=old.gen + 1, **NO_MEMORY, effect=False)
+            self.objects[i] = old.moved(**fields)
+
+    def do_keep(self) -> None:
+        p, ps = self.player_state()
+        self.require_declaring(p, ps, "keep")
+        self.players[p] = ps.moved(kept=True)
+        rule = self.world.on(Behaviour.MULLIGAN_RETURN_SET_ASIDE)
+        returning = [i for i, o in enumerate(self.objects) if o.zone is Zone.EXILE and o.face_down and self.slot(i).owner == p]
+        if not rule or not returning:
+            self.require(not self.action.order, "keep records no order unless cards set aside are shuffled back")
+            return
+        self.cite(rule)  # the cards set aside face down are shuffled into the library
+        self.require_open(Zone.LIBRARY)
+        renew = self.world.on(Behaviour.NEW_OBJECT)
+        for i in returning:
+            old = self.objects[i]
+            fields = dict(zone=Zone.LIBRARY, whose=p, controller=p, pos=0, face_down=False)
+            if renew:
+                self.cite(renew)
+                fields.update(gen=old.gen + 1, **NO_MEMORY, effect=False)
+            self.objects[i] = old.moved(**fields)
+        self.require({k for k, _ in self.action.order} == {zone_key(Zone.LIBRARY, p)}, "the keep records the new order of the library the set-aside cards are shuffled into")
+        self.set_order(Zone.LIBRARY, p)
+
+    def do_bottom(self) -> None:
+        c, o = self.target()
+        p, ps = self.player_state()
+        self.require(ps.owed > 0, f"{PLAYER_NAMES[p]} owes no card to the bottom of their library")
+        self.require(o.zone is Zone.HAND and o.whose == p, f"{self.name(c)} is not in {PLAYER_NAMES[p]}'s hand")
+        self.move(c, Zone.LIBRARY, p)
+        self.players[p] = ps.moved(owed=ps.owed - 1)
+
+    def do_post_mulligan_look(self) -> None:
+        c, o = self.target()
+        p, ps = self.player_state()
+        rule = self.world.on(Behaviour.MULLIGAN_LOOK)
+        self.require(rule is not None, "no rule in force lets a player look at the top card after the mulligans")
+        self.cite(rule)
+        self.require(all(q.kept for q in self.players), "a player looks only after every player has kept an opening hand")
+        self.require(not ps.looked, f"{PLAYER_NAMES[p]} has already looked")
+        smaller = self.world.on(Behaviour.MULLIGAN_LOOK_SMALLER)
+        if smaller:
+            hand = sum(1 for x in self.objects if x.zone is Zone.HAND and x.whose == p)
+            self.require(hand < self.world.hand, f"{PLAYER_NAMES[p]}'s hand is not smaller than the starting hand size ({smaller})")
+            self.cite(smaller)
+        self.require(c == self.top_of_library(p), f"{self.name(c)} is not the top card of {PLAYER_NAMES[p]}'s library")
+        self.require(self.action.n in (0, 1), "n is 0 (the card goes to the bottom) or 1 (it stays on top)")
+        if self.action.n == 0:
+            for i in self.pile(Zone.LIBRARY, p):
+                if i != c:
+                    self.objects[i] = self.objects[i].moved(pos=self.objects[i].pos + 1)
+            self.objects[c] = o.moved(pos=0)
+        self.players[p] = ps.moved(looked=True)
+
+
 def check_initial(world: World, state: GameState) -> None:
     """A check starts at the start of a game: each deck in its owner's library, sideboards outside."""
     for slot, o in zip(world.slots, state.objects):
@@ -673,6 +849,8 @@ def check_initial(world: World, state: GameState) -> None:
             raise IllegalAction(f"token {slot.name} must be a creature")
         if slot.is_commander and t not in COMMANDER_TYPES:
             raise IllegalAction(f"commander {slot.name} must be a creature or a planeswalker (903.3)")
+    if world.ruleset.has_pregame and (state.players != tuple(PlayerState() for _ in range(world.players)) or state.started):
+        raise IllegalAction("a game with a pregame starts with no opening hand drawn and no mulligan taken")
 
 
 def sees(ruleset: RuleSet, state: GameState, player: int, index: int) -> bool:

@@ -72,6 +72,12 @@ class ActionKind(str, Enum):
     PUT_ONTO_BATTLEFIELD_FACE_DOWN = "put_onto_battlefield_face_down"
     TURN_FACE_UP = "turn_face_up"
     REVERSE_ILLEGAL_CAST = "reverse_illegal_cast"
+    # The pregame (103): legal only before the first ordinary action, in rule sets that declare them.
+    DRAW_HAND = "draw_hand"
+    MULLIGAN = "mulligan"
+    KEEP = "keep"
+    BOTTOM = "bottom"
+    POST_MULLIGAN_LOOK = "post_mulligan_look"
 
 
 class Behaviour(str, Enum):
@@ -106,6 +112,14 @@ class Behaviour(str, Enum):
     COMMANDER_RETURN_SBA = "commander-return-sba"  # 903.9a (since July 2020)
     COMMANDER_REPLACE = "commander-replace"  # 903.9b; 903.9 before July 2020
     ILLEGAL_CAST_REVERSED = "illegal-cast-reversed"  # 601.2, 601.2e
+    MULLIGAN_ONE_FEWER = "mulligan-one-fewer"  # 103.4 (Paris): the new hand has one card fewer
+    MULLIGAN_LONDON = "mulligan-london"  # 103.5 (London): a full new hand, then one card per mulligan to the bottom
+    MULLIGAN_KEEP_ZERO = "mulligan-keep-zero"  # 103.4, 103.5: a player with a zero-card hand must keep it
+    MULLIGAN_FREE_FIRST = "mulligan-free-first"  # 103.4c, 103.5c: in a multiplayer game the first mulligan is free
+    MULLIGAN_LOOK = "mulligan-look"  # 103.4 (Vancouver): after all keep, a look at the top card, which may go to the bottom
+    MULLIGAN_LOOK_SMALLER = "mulligan-look-smaller"  # 103.4 (Vancouver): only a player below the starting hand size looks
+    MULLIGAN_PARTIAL_PARIS = "mulligan-partial-paris"  # 903.8 (Commander until 2016): set aside part of the hand, draw one fewer
+    MULLIGAN_RETURN_SET_ASIDE = "mulligan-return-set-aside"  # 903.8: on keeping, the cards set aside are shuffled back
     DOCUMENTED = "documented"  # a rule the model records but that constrains no transition
 
 
@@ -121,8 +135,14 @@ class Scope:
     tokens: int = 1  # token slots per player
     depth: int = 3
     commanders: int = 0  # commander cards per player (903.3): 1 for a rule set of the Commander variant, else 0
+    hand: int = 2  # the starting hand size (103.4) of rule sets with a pregame; at most `cards`
 
-    LIMITS = {"players": (1, 4), "cards": (0, 8), "sideboard": (0, 3), "tokens": (0, 3), "depth": (0, 40), "commanders": (0, 1)}
+    LIMITS = {"players": (1, 4), "cards": (0, 8), "sideboard": (0, 3), "tokens": (0, 3), "depth": (0, 40), "commanders": (0, 1), "hand": (0, 8)}
+
+    @property
+    def starting_hand(self) -> int:
+        """The starting hand size the pregame uses: `hand`, but never more than the deck holds."""
+        return min(self.hand, self.cards)
 
 
 PLAYER_NAMES = ("A", "B", "C", "D")
@@ -208,10 +228,43 @@ STATE_FIELDS = ("zone", "whose", "controller", "pos", "gen", "face_down", "count
 MEMORY_FIELDS = ("counters", "tapped", "attached", "effect")
 MAX_COUNTERS = 2
 
+# The pregame actions (103.4/103.5): legal only before the first ordinary action. A rule set that
+# declares none of them has no pregame and no per-player state (GameState.players is empty).
+PREGAME_ACTIONS = (
+    ActionKind.DRAW_HAND, ActionKind.MULLIGAN, ActionKind.KEEP, ActionKind.BOTTOM, ActionKind.POST_MULLIGAN_LOOK,
+)
+
+
+@dataclass(frozen=True)
+class PlayerState:
+    """What the pregame knows of one player.
+
+    `mulligans` counts the mulligans that count toward the hand size (the free first mulligan of a
+    multiplayer game, 103.4c/103.5c, does not; `free_taken` records it). `owed` is the number of
+    cards still to put on the bottom of the library after a London mulligan (103.5).
+    """
+
+    drawn: bool = False
+    mulligans: int = 0
+    kept: bool = False
+    looked: bool = False
+    owed: int = 0
+    free_taken: bool = False
+
+    def moved(self, **changes) -> "PlayerState":
+        return replace(self, **changes)
+
+
+PLAYER_FIELDS = ("drawn", "mulligans", "kept", "looked", "owed", "free_taken")
+
 
 @dataclass(frozen=True)
 class GameState:
     objects: tuple[ObjectState, ...]
+    # With a pregame only: each player's pregame state, and whether the game has started (the first
+    # ordinary action ends the pregame).
+    players: tuple[PlayerState, ...] = ()
+    started: bool = False
 
     def zone_members(self, zone: Zone, player: int | None = None) -> list[int]:
         """Slots in the zone, bottom first for ordered zones."""
@@ -264,9 +317,10 @@ class Step:
     rules: tuple[str, ...] = field(default=())
 
 
-def initial_state(slots: tuple[Slot, ...], library_order: dict[int, list[int]]) -> GameState:
+def initial_state(slots: tuple[Slot, ...], library_order: dict[int, list[int]], pregame_players: int = 0) -> GameState:
     """The start of a game: deck cards in their owner's library in the given order (bottom first),
-    sideboard cards outside the game, token slots empty, commanders in the command zone (903.6)."""
+    sideboard cards outside the game, token slots empty, commanders in the command zone (903.6); with
+    a pregame, `pregame_players` players who have drawn nothing yet."""
     objects: list[ObjectState] = []
     for s in slots:
         if s.kind is SlotKind.CARD:
@@ -277,4 +331,4 @@ def initial_state(slots: tuple[Slot, ...], library_order: dict[int, list[int]]) 
             objects.append(ObjectState(Zone.COMMAND, s.owner, s.owner))
         else:
             objects.append(ObjectState(Zone.NOWHERE, s.owner, s.owner))
-    return GameState(tuple(objects))
+    return GameState(tuple(objects), tuple(PlayerState() for _ in range(pregame_players)))

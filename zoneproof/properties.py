@@ -81,6 +81,17 @@ FUNCTIONS: dict[str, tuple[Type, bool]] = {
 # `sees(p, c)`: player p may see the face of object c (400.2, 402.3, 708.5, 708.9); it depends on
 # the rules in force, so each backend asks the rule set.
 SEES = "sees"
+# One-argument functions of a player (the pregame, 103.4/103.5): name -> (result type, static).
+# In a rule set without a pregame every player stays as at the start: nothing drawn, no mulligan.
+PLAYER_FUNCTIONS: dict[str, tuple[Type, bool]] = {
+    "drawn": (Type.BOOL, False),  # has drawn an opening hand
+    "mulligans": (Type.INT, False),  # mulligans taken that count toward the hand size
+    "free_mulligan": (Type.BOOL, False),  # has taken the free first mulligan of a multiplayer game
+    "kept": (Type.BOOL, False),  # has kept an opening hand
+    "owed": (Type.INT, False),  # cards still to put on the bottom after a London mulligan
+    "looked": (Type.BOOL, False),  # has taken the post-mulligan look
+    "starting_hand": (Type.INT, True),  # the starting hand size (the scope's --hand)
+}
 ACTION_FIELDS: dict[str, Type] = {
     "kind": Type.ACTION_KIND,
     "card": Type.OBJECT,
@@ -528,7 +539,7 @@ class _Checker:
             raise self.error(f"variable '{name}' is already bound; choose another name", token)
         if name in CONSTANTS or name in BOOL_NAMES:
             raise self.error(f"'{name}' is a constant; choose another variable name", token)
-        if name in FUNCTIONS or name in ("size", "action", SEES):
+        if name in FUNCTIONS or name in PLAYER_FUNCTIONS or name in ("size", "action", SEES):
             raise self.error(f"'{name}' is a built-in name; choose another variable name", token)
 
     def int_literal(self, token: Token) -> IntLit:
@@ -558,7 +569,7 @@ class _Checker:
                 meanings = tuple(m for m in meanings if CONST_TYPES[type(m)] is hint) or meanings
             const = Const(meanings[0], **where)
             return const, const.type
-        if name in FUNCTIONS or name in ("size", SEES):
+        if name in FUNCTIONS or name in PLAYER_FUNCTIONS or name in ("size", SEES):
             raise self.error(f"'{name}' is a function; write {name}(...)", token)
         if name == "action":
             raise self.error(f"'action' needs a field: {', '.join('action.' + f for f in ACTION_FIELDS)}", token)
@@ -570,8 +581,8 @@ class _Checker:
         fn = fn_token.value.rstrip("'")
         primed = fn_token.value.endswith("'")
         args = arguments.children if arguments is not None else []
-        if fn not in ("size", SEES) and fn not in FUNCTIONS:
-            raise self.error(f"unknown function '{fn}'{did_you_mean(fn, [*FUNCTIONS, 'size', SEES])}", fn_token)
+        if fn not in ("size", SEES) and fn not in FUNCTIONS and fn not in PLAYER_FUNCTIONS:
+            raise self.error(f"unknown function '{fn}'{did_you_mean(fn, [*FUNCTIONS, *PLAYER_FUNCTIONS, 'size', SEES])}", fn_token)
         if primed and self.kind is PropertyKind.ALWAYS:
             raise self.error(f"{fn}'(...) reads the next state; only a step property can use it", fn_token)
         if fn == "size":
@@ -581,6 +592,11 @@ class _Checker:
         if len(args) != 1:
             raise self.error(f"{fn}() takes 1 argument, got {len(args)}", fn_token)
         var = self.variable(args[0], scope, f"the argument of {fn}()")
+        if fn in PLAYER_FUNCTIONS:
+            if var.sort is not Sort.PLAYER:
+                raise self.error(f"{fn}() takes a player, but '{var.name}' is an object", args[0])
+            result, static = PLAYER_FUNCTIONS[fn]
+            return Apply(fn, var.name, primed and not static, **self.position(tree)), result
         if var.sort is Sort.PLAYER:
             raise self.error(f"{fn}() takes an object, but '{var.name}' is a player", args[0])
         result, static = FUNCTIONS[fn]

@@ -33,8 +33,8 @@ class Replay:
 def _backend_at(world: World, prop: Property, initial: GameState, steps: tuple[Step, ...], index: int) -> ConcreteBackend:
     states = [initial] + [s.state for s in steps]
     if prop.kind is PropertyKind.ALWAYS:
-        return ConcreteBackend(world.slots, world.card_types, states[index], ruleset=world.ruleset)
-    return ConcreteBackend(world.slots, world.card_types, states[index - 1], steps[index - 1].action, states[index], world.ruleset)
+        return ConcreteBackend(world.slots, world.card_types, states[index], ruleset=world.ruleset, hand=world.hand)
+    return ConcreteBackend(world.slots, world.card_types, states[index - 1], steps[index - 1].action, states[index], world.ruleset, world.hand)
 
 
 def first_violation(world: World, prop: Property, initial: GameState, steps: tuple[Step, ...]) -> int | None:
@@ -89,6 +89,14 @@ def execute(world: World, initial: GameState, actions: list[Action], recorded: l
 
 
 def state_difference(world: World, recorded: GameState, actual: GameState) -> str | None:
+    """The first value that differs; the pregame record counts only under a rule set with a pregame."""
+    if world.ruleset.has_pregame:
+        if recorded.started != actual.started:
+            return f"started is {recorded.started} in the trace but {actual.started} in the interpreter"
+        for p, (r, a) in enumerate(zip(recorded.players, actual.players)):
+            for f in fields(r):
+                if getattr(r, f.name) != getattr(a, f.name):
+                    return f"{PLAYER_NAMES[p]}.{f.name} is {getattr(r, f.name)} in the trace but {getattr(a, f.name)} in the interpreter"
     for slot, r, a in zip(world.slots, recorded.objects, actual.objects):
         for f in fields(r):
             rv, av = getattr(r, f.name), getattr(a, f.name)
@@ -122,7 +130,7 @@ def property_for_trace(trace: Trace, path: str) -> Property:
 def replay_trace(trace: Trace, path: str) -> tuple[Replay, World, Property]:
     ruleset = ruleset_for_trace(trace)
     prop = property_for_trace(trace, path)
-    world = World(ruleset, trace.slots, trace.card_types, trace.scope.players)
+    world = World(ruleset, trace.slots, trace.card_types, trace.scope.players, trace.scope.starting_hand)
     steps, mismatch = execute(
         world,
         trace.initial,

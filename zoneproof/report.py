@@ -69,6 +69,12 @@ def changes(before: GameState, after: GameState, slots: tuple[Slot, ...]) -> lis
         if o2.revealed:
             bits.append("revealed to all (708.9)")
         phrases.append(f"{slots[i].name}: " + ", ".join(bits))
+    for p, (ps, ps2) in enumerate(zip(before.players, after.players)):
+        bits = [f"{f.name} {getattr(ps, f.name)} → {getattr(ps2, f.name)}" for f in fields(ps) if getattr(ps, f.name) != getattr(ps2, f.name)]
+        if bits:
+            phrases.append(f"player {PLAYER_NAMES[p]}: " + ", ".join(bits))
+    if after.started and not before.started and any(ps.drawn for ps in before.players):
+        phrases.append("the game starts: the mulligans are over")
     return phrases
 
 
@@ -171,9 +177,10 @@ def format_ruleset(ruleset: RuleSet) -> list[str]:
         traits = ["personal" if z.personal else "shared", "hidden" if z.hidden else "public", "ordered" if z.ordered else "unordered"]
         lines.append(f"    {z.zone.value:<12} {', '.join(traits)}")
     lines.append("  rules:")
+    width = max([8] + [len(r.id) for r in ruleset.rules])
     behaviour_width = max([28] + [len(r.behaviour.value) + 1 for r in ruleset.rules])
     for rule in ruleset.rules:
-        lines.append(f"    {rule.id:<8} {rule.behaviour.value:<{behaviour_width}} {rule.summary}")
+        lines.append(f"    {rule.id:<{width}} {rule.behaviour.value:<{behaviour_width}} {rule.summary}")
     if ruleset.expectations:
         lines.append("  expected verdicts (holds for every other property):")
         for e in ruleset.expectations:
@@ -227,6 +234,7 @@ def format_diff_rules(result) -> list[str]:
     if not result.rules and not any(result.actions):
         return ["rules: the same rules in force, with the same behaviours"]
     lines = ["rules that differ:"] if result.rules else []
+    width = max([8] + [len(d.rule_id) for d in result.rules])
     for d in result.rules:
         sides = []
         for ruleset, rule in ((a, d.a), (b, d.b)):
@@ -236,7 +244,7 @@ def format_diff_rules(result) -> list[str]:
             else:
                 shown = "removed" if rule_in_file(ruleset, d.rule_id) else "not in the file"
             sides.append(f"{result.name(ruleset)}: {shown}")
-        lines.append(f"  {d.rule_id:<8} {sides[0]:<46} {sides[1]}")
+        lines.append(f"  {d.rule_id:<{width}} {sides[0]:<46} {sides[1]}")
     for ruleset, kinds in zip((a, b), result.actions):
         if kinds:
             lines.append(f"actions only under {result.name(ruleset)}: {', '.join(k.value for k in kinds)}")
@@ -290,6 +298,7 @@ def format_diff(result, paths: dict) -> list[str]:
     lines = [
         f"diff {result.name(result.a)} vs {result.name(result.b)}: {s.players} players, {s.cards} cards,"
         f"{' 1 commander,' if s.commanders else ''} {s.sideboard} sideboard, {s.tokens} tokens, depth {s.depth}"
+        + (f", starting hand {s.starting_hand}" if result.a.has_pregame or result.b.has_pregame else "")
     ]
     lines += format_diff_rules(result)
     lines += format_diff_properties(result, paths)
@@ -436,13 +445,15 @@ def format_coverage(ruleset: RuleSet, scope, rows, props: list[Property]) -> lis
     the property still holds, `?` unknown, `!` a checker bug, `-` not checked; then the unguarded rules."""
     lines = [f"coverage {ruleset.label}: {_scope_text(scope)}", "  properties:"]
     lines += [f"    {i:>2}  {p.id}" for i, p in enumerate(props, start=1)]
-    lines.append("  rule removed  " + " ".join(f"{i:>2}" for i in range(1, len(props) + 1)))
+    width = max([12] + [len(row.rule) for row in rows])  # a named part (103.5.keep-zero) is longer than a number
+    lines.append(f"  {'rule removed':<{width}}  " + " ".join(f"{i:>2}" for i in range(1, len(props) + 1)))
     for row in rows:
         cells = [_cell(r) for r in row.results] if row.results else ["-"] * len(props)
-        lines.append(f"  {row.rule:<12}  " + " ".join(f"{c:>2}" for c in cells))
+        lines.append(f"  {row.rule:<{width}}  " + " ".join(f"{c:>2}" for c in cells))
     unguarded = [row for row in rows if row.reason]
     lines.append(f"  unguarded: {len(unguarded)} of {len(rows)} rules")
-    lines += [f"    {row.rule:<8} {row.reason}" for row in unguarded]
+    reason_width = max([8] + [len(row.rule) for row in unguarded])
+    lines += [f"    {row.rule:<{reason_width}} {row.reason}" for row in unguarded]
     return lines
 
 

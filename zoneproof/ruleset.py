@@ -10,9 +10,11 @@ from importlib import resources
 from pathlib import Path
 
 from .errors import InputError, Location, did_you_mean
-from .model import GAME_ZONES, ORDERED_ZONES, PERSONAL_ZONES, ActionKind, Behaviour, Scope, Zone
+from .model import GAME_ZONES, ORDERED_ZONES, PERSONAL_ZONES, PREGAME_ACTIONS, ActionKind, Behaviour, Scope, Zone
 
-RULE_ID = re.compile(r"^\d{3}\.\d+[a-z]?$")
+# A rule number (400.3, 400.7a), optionally with a named part (103.4.look): one rule of the
+# Comprehensive Rules that holds several behaviours is split into parts, each removable on its own.
+RULE_ID = re.compile(r"^\d{3}\.\d+[a-z]?(\.[a-z][a-z-]*[a-z])?$")
 EXPECTED_VERDICTS = ("holds", "violated", "vacuous")
 EXPECT_KEYS = ("property", "verdict", "reason")
 # The zones a commander replacement may name: the destinations it replaces (903.9b; 903.9 before July 2020).
@@ -161,6 +163,11 @@ class RuleSet:
 
     def allows(self, kind: ActionKind) -> bool:
         return any(a.kind is kind for a in self.actions)
+
+    @property
+    def has_pregame(self) -> bool:
+        """Whether the rule set declares pregame actions (and so tracks per-player state)."""
+        return any(a.kind in PREGAME_ACTIONS for a in self.actions)
 
     def without(self, rule_ids: list[str] | tuple[str, ...]) -> "RuleSet":
         known = [r.id for r in self.rules]

@@ -25,6 +25,7 @@ from .model import (
     CardType,
     GameState,
     ObjectState,
+    PlayerState,
     Scope,
     SlotKind,
     Step,
@@ -37,14 +38,18 @@ from .trace import Trace, write_atomically
 
 EXPECTATION_KEYS = {"card", "zone", "whose", "controller", "position", "same_object_as_step", "new_object_since_step",
                     "counters", "tapped", "attached", "effect", "exists", "face_down", "revealed", "seen_by"}
+# What a step may expect of a player (the pregame, 103.4/103.5): its pregame record, the size of
+# its hand and library, and whether the game has started.
+PLAYER_EXPECTATION_KEYS = {"player", "drawn", "mulligans", "free_mulligan", "kept", "owed", "looked", "hand", "library", "started"}
 STEP_KEYS = {"action", "card", "player", "n", "zone", "order", "cards", "to_command", "illegal", "expect"}
 CARD_KEYS = {"name", "owner", "type", "token", "sideboard", "commander", "start"}
 
 
 @dataclass(frozen=True)
 class Expectation:
-    card: str
+    card: str  # the card, or for a player expectation the player's name
     checks: tuple[tuple[str, object], ...]  # (key, expected value) in file order
+    player: bool = False
 
 
 @dataclass(frozen=True)
@@ -126,7 +131,7 @@ def load_scenario(path: str | Path) -> Scenario:
 def parse_scenario(text: str, path: str) -> Scenario:
     doc = parse_toml(text, path)
     r = _Reader(text, path)
-    r.known_keys(doc, {"name", "cites", "ruleset", "without", "players", "card", "step"}, "the scenario")
+    r.known_keys(doc, {"name", "cites", "ruleset", "without", "players", "hand", "card", "step"}, "the scenario")
     name = doc.get("name")
     if not isinstance(name, str) or not name.strip():
         r.fail('a scenario needs `name = "..."`', "name")
@@ -150,7 +155,10 @@ def parse_scenario(text: str, path: str) -> Scenario:
     cards = doc.get("card", [])
     if not isinstance(cards, list) or not cards or not all(isinstance(c, dict) for c in cards):
         r.fail("a scenario needs one or more [[card]] tables", "[[card]]")
-    world, start, names = _build_world(r, ruleset, players, player_names, cards)
+    hand = doc.get("hand", 2)
+    if not isinstance(hand, int) or isinstance(hand, bool) or not 0 <= hand <= Scope.LIMITS["hand"][1]:
+        r.fail(f"`hand` (the starting hand size) must be 0..{Scope.LIMITS['hand'][1]}", "hand")
+    world, start, names = _build_world(r, ruleset, players, player_names, cards, hand)
     steps_raw = doc.get("step", [])
     if not isinstance(steps_raw, list) or not all(isinstance(s, dict) for s in steps_raw):
         r.fail("steps are [[step]] tables", "[[step]]")
@@ -158,7 +166,7 @@ def parse_scenario(text: str, path: str) -> Scenario:
     return Scenario(path, name, tuple(cites), world, start, names, steps)
 
 
-def _build_world(r: _Reader, ruleset: RuleSet, players: int, player_names: dict, cards: list[dict]):
+def _build_world(r: _Reader, ruleset: RuleSet, players: int, player_names: dict, cards: list[dict], hand: int = 2):
     per_kind: dict[tuple[int, SlotKind], list[dict]] = {}
     seen = set()
     for card in cards:
@@ -203,8 +211,11 @@ def _build_world(r: _Reader, ruleset: RuleSet, players: int, player_names: dict,
     for s in slots:
         names.setdefault(s.name, s.index)
         starts.setdefault(s.index, {SlotKind.CARD: Zone.LIBRARY, SlotKind.SIDEBOARD: Zone.OUTSIDE, SlotKind.TOKEN: Zone.NOWHERE, SlotKind.COMMANDER: Zone.COMMAND}[s.kind])
-    world = World(ruleset, slots, tuple(card_types), players)
-    return world, _start_state(slots, starts, cards, names), names
+    world = World(ruleset, slots, tuple(card_types), players, hand)
+    start = _start_state(slots, starts, cards, names)
+    if ruleset.has_pregame:
+        start = replace(start, players=tuple(PlayerState() for _ in range(players)))
+    return world, start, names
 
 
 def _start_state(slots, starts: dict[int, Zone], cards: list[dict], names: dict[str, int]) -> GameState:
@@ -262,6 +273,11 @@ def _step(r: _Reader, raw: dict, number: int, names: dict, player_names: dict) -
         r.fail(f"{where}: `expect` is a list of tables like {{ card = \"Bear\", zone = \"graveyard\" }}", needle)
     parsed = []
     for e in expectations:
+        if "player" in e:
+            r.known_keys(e, PLAYER_EXPECTATION_KEYS, f"{where} expectation of a player")
+            r.choice(e.get("player"), player_names, f"player in {where} expectation")
+            parsed.append(Expectation(e["player"], tuple((k, v) for k, v in e.items() if k != "player"), player=True))
+            continue
         r.known_keys(e, EXPECTATION_KEYS, f"{where} expectation")
         r.choice(e.get("card"), names, f"card in {where} expectation")
         seen_by = e.get("seen_by", [])
@@ -306,6 +322,9 @@ def _check(scenario: Scenario, number: int, step: ScenarioStep, states: list[Gam
     failures = []
     now = states[-1]
     for e in step.expectations:
+        if e.player:
+            failures += _check_player(scenario, number, e, now)
+            continue
         slot = scenario.names[e.card]
         o = now.objects[slot]
         for key, expected in e.checks:
@@ -317,6 +336,22 @@ def _check(scenario: Scenario, number: int, step: ScenarioStep, states: list[Gam
                 actual = _observe(key, expected, slot, o, now, states)
             if actual != expected:
                 failures.append(Failure(number, f"{e.card}: expected {key} = {expected!r}, got {actual!r}"))
+    return failures
+
+
+def _check_player(scenario: Scenario, number: int, e: Expectation, now: GameState) -> list[Failure]:
+    p = PLAYER_NAMES.index(e.card)
+    record = now.players[p] if now.players else PlayerState()
+    failures = []
+    for key, expected in e.checks:
+        if key in ("hand", "library"):
+            actual = now.size(Zone(key), p)
+        elif key == "started":
+            actual = now.started
+        else:
+            actual = getattr(record, "free_taken" if key == "free_mulligan" else key)
+        if actual != expected:
+            failures.append(Failure(number, f"player {e.card}: expected {key} = {expected!r}, got {actual!r}"))
     return failures
 
 
@@ -363,6 +398,8 @@ def scenario_from_trace(trace: Trace, violation: str) -> dict:
     }
     if trace.removed:
         doc["without"] = list(trace.removed)
+    if trace.initial.players:
+        doc["hand"] = trace.scope.hand
     listing = sorted(range(len(slots)), key=lambda i: (slots[i].owner, slots[i].kind.value != "card", -trace.initial.objects[i].pos))
     doc["card"] = []
     for i in listing:
@@ -395,6 +432,12 @@ def scenario_from_trace(trace: Trace, violation: str) -> dict:
             key = "same_object_as_step" if o.gen == o2.gen else "new_object_since_step"
             e[key] = number - 1
             expectations.append(e)
+        for p, (ps, ps2) in enumerate(zip(before.players, step.state.players)):
+            if ps != ps2:
+                expectations.append({
+                    "player": PLAYER_NAMES[p], "mulligans": ps2.mulligans, "kept": ps2.kept, "owed": ps2.owed, "looked": ps2.looked,
+                    "hand": step.state.size(Zone.HAND, p), "library": step.state.size(Zone.LIBRARY, p),
+                })
         if expectations:
             entry["expect"] = expectations
         doc["step"].append(entry)

@@ -20,6 +20,7 @@ import itf_py
 from . import __version__
 from .errors import InputError, Location
 from .model import (
+    PLAYER_FIELDS,
     PLAYER_NAMES,
     STATE_FIELDS,
     Action,
@@ -27,6 +28,7 @@ from .model import (
     CardType,
     GameState,
     ObjectState,
+    PlayerState,
     Scope,
     Slot,
     Step,
@@ -117,9 +119,17 @@ def _objects_json(state: GameState, slots: tuple[Slot, ...]) -> dict:
     return {"#map": [[slot.name, record(o)] for slot, o in zip(slots, state.objects)]}
 
 
+def _players_json(state: GameState) -> dict:
+    def record(ps: PlayerState) -> dict:
+        return {f: _int(getattr(ps, f)) if isinstance(getattr(ps, f), int) and not isinstance(getattr(ps, f), bool) else getattr(ps, f) for f in PLAYER_FIELDS}
+
+    return {"#map": [[PLAYER_NAMES[p], record(ps)] for p, ps in enumerate(state.players)]}
+
+
 def trace_to_itf(trace: Trace) -> dict:
     slots = trace.slots
     types = {"#map": [[slot.name, t.value] for slot, t in zip(slots, trace.card_types)]}
+    pregame = bool(trace.initial.players)  # a rule set with a pregame records each player's state and `started`
     states = []
     frames = [(None, trace.initial, ())] + [(s.action, s.state, s.rules) for s in trace.steps]
     for index, (action, state, rules) in enumerate(frames):
@@ -130,7 +140,20 @@ def trace_to_itf(trace: Trace) -> dict:
             "objects": _objects_json(state, slots),
             "card_type": types,
         })
+        if pregame:
+            states[-1] |= {"players": _players_json(state), "started": state.started}
     scope = trace.scope
+    scope_json = {
+        "players": scope.players,
+        "cards": scope.cards,
+        "sideboard": scope.sideboard,
+        "tokens": scope.tokens,
+        "depth": scope.depth,
+    }
+    if scope.commanders:
+        scope_json["commanders"] = scope.commanders
+    if pregame:
+        scope_json["hand"] = scope.hand
     return {
         "#meta": {
             "format": "ITF",
@@ -151,17 +174,11 @@ def trace_to_itf(trace: Trace) -> dict:
                 "kind": trace.property_kind,
                 "text": trace.property_text,
             },
-            "scope": {
-                "players": scope.players,
-                "cards": scope.cards,
-                "sideboard": scope.sideboard,
-                "tokens": scope.tokens,
-                "depth": scope.depth,
-            } | ({"commanders": scope.commanders} if scope.commanders else {}),
+            "scope": scope_json,
             "seed": trace.seed,
             "violation_step": trace.violation_step,
         },
-        "vars": ["action", "rules", "objects", "card_type"],
+        "vars": ["action", "rules", "objects", "card_type"] + (["players", "started"] if pregame else []),
         "states": states,
     }
 
@@ -267,12 +284,20 @@ def read_trace(path: Path) -> Trace:
         low, high = Scope.LIMITS[key]
         if not low <= value <= high:
             r.fail(f"#meta.scope.{key} is {value}; it must be {low}..{high}")
+    if "hand" in scope_raw:
+        scope_values["hand"] = r.typed(scope_raw["hand"], int, "#meta.scope.hand")
+        low, high = Scope.LIMITS["hand"]
+        if not low <= scope_values["hand"] <= high:
+            r.fail(f"#meta.scope.hand is {scope_values['hand']}; it must be {low}..{high}")
     scope = Scope(**scope_values)
     slots = slots_for(scope)
     slot_by_name = {s.name: s.index for s in slots}
     player_by_name = {name: i for i, name in enumerate(PLAYER_NAMES[: scope.players])}
     if not itf.states:
         r.fail("the trace has no states")
+    pregame_vars = {"players", "started"} & set(data["vars"])
+    if pregame_vars and pregame_vars != {"players", "started"}:
+        r.fail("'vars' lists 'players' and 'started' together or neither")
 
     def objects_of(state_values, i) -> tuple[GameState, tuple[CardType, ...]]:
         objects = r.get(state_values, "objects", f"state {i}")
@@ -302,7 +327,21 @@ def read_trace(path: Path) -> Trace:
                 fresh=r.typed(values["fresh"], bool, f"{at}.fresh"),
             ))
         card_types = tuple(r.enum(CardType, types[s.name], f"state {i}, card_type[{s.name}]") for s in slots)
-        return GameState(tuple(result)), card_types
+        players: tuple[PlayerState, ...] = ()
+        started = False
+        if "players" in pregame_vars:
+            records = r.get(state_values, "players", f"state {i}")
+            if not isinstance(records, Mapping) or set(records) != set(player_by_name):
+                r.fail(f"state {i}: 'players' must map exactly the players {', '.join(player_by_name)}")
+            players = tuple(
+                PlayerState(**{
+                    f: r.typed(r.get(records[name], f, f"state {i}, player {name}"), bool if isinstance(getattr(PlayerState(), f), bool) else int, f"state {i}, {name}.{f}")
+                    for f in PLAYER_FIELDS
+                })
+                for name in player_by_name
+            )
+            started = r.typed(r.get(state_values, "started", f"state {i}"), bool, f"state {i}.started")
+        return GameState(tuple(result), players, started), card_types
 
     def action_of(state_values, i) -> Action:
         rec = r.get(state_values, "action", f"state {i}")
