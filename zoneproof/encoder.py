@@ -13,7 +13,7 @@ from itertools import combinations
 
 import z3
 
-from .interpreter import GRAVEYARD_BOUND, MOVES_CARD, NO_CARD, PILE_TARGET, SOURCES, USES_PLAYER
+from .interpreter import GRAVEYARD_BOUND, LISTS_CARDS, MOVES_CARD, NO_CARD, PILE_TARGET, SOURCES, USES_PLAYER
 from .model import (
     COMMANDER_TYPES,
     START_ZONE,
@@ -456,7 +456,7 @@ class Encoding:
             )),
             # A commander may also be listed by state-based actions (903.9a; the SBA says when).
             *[
-                z3.Implies(z3.Not(kind_in((K.SHUFFLE_HAND_INTO_LIBRARY, K.MULLIGAN, K.STATE_BASED_ACTIONS))), z3.Not(p))
+                z3.Implies(z3.Not(kind_in(LISTS_CARDS)), z3.Not(p))
                 for c, p in enumerate(a.pick) if self.slots[c].is_commander
             ],
             # The owner's choice of the command zone instead (903.9b) is recorded only for a move of a commander.
