@@ -10,6 +10,9 @@ The inputs are mutations of valid seeds: truncations, byte flips, insertions and
 non-UTF-8 bytes, duplicated lines and tables, values of the wrong type, unknown names, huge and
 negative numbers, deep nesting, empty files. The last section holds the minimal inputs of the
 crashes the fuzzers found, one test each.
+
+Each fuzzer draws fresh random inputs on every run. ZONEPROOF_FUZZ_SCALE=N runs N times as many
+examples per fuzzer, for a longer search on a developer's machine.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+import os
 import re
 import tempfile
 import tomllib
@@ -52,10 +56,13 @@ QUICK_VIOLATION = ["-w", "400.4a", "-p", "spells-not-permanents", "--depth", "1"
 QUICK_TRACE_NAME = "mtg-current--without-400.4a--spells-not-permanents.itf.json"
 
 
+FUZZ_SCALE = int(os.environ.get("ZONEPROOF_FUZZ_SCALE", "1"))
+
+
 def fuzz_settings(examples: int, shrink: bool = True):
     phases = [Phase.explicit, Phase.reuse, Phase.generate, Phase.target] + ([Phase.shrink] if shrink else [])
     return settings(
-        max_examples=examples,
+        max_examples=examples * FUZZ_SCALE,
         deadline=None,
         phases=phases,
         suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.data_too_large],
@@ -665,11 +672,14 @@ def _trace_edit(name: str, doc: dict) -> None:
         meta["ruleset"]["origin"] = "\n.toml"
     elif name == "ruleset-name-lone-surrogate":
         meta["ruleset"].update(origin=str(RULESET_PATH), name="\ud800", sha256=hashlib.sha256(RULESET_BYTES).hexdigest())
+    elif name == "a-list-among-the-vars":
+        doc["vars"][0] = []
 
 
 @pytest.mark.parametrize("edit", [
     "integer-of-4301-digits", "unserializable-whose", "unserializable-card", "order-keys-of-two-types",
     "ruleset-origin-with-NUL", "ruleset-origin-lone-surrogate", "ruleset-origin-with-newline", "ruleset-name-lone-surrogate",
+    "a-list-among-the-vars",
 ])
 def test_crash_trace(edit, trace_bytes, cli, tmp_path):
     path = tmp_path / TRACE_NAME

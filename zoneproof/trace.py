@@ -265,6 +265,8 @@ def read_trace(path: Path) -> Trace:
     r = _Reader(where)
     if not isinstance(data, dict) or not isinstance(data.get("states"), list) or not isinstance(data.get("vars"), list):
         r.fail("an ITF trace is an object with 'vars' and 'states'")
+    if not all(isinstance(name, str) for name in data["vars"]):
+        r.fail("'vars' is a list of variable names (strings)")
     try:
         itf = itf_py.trace_from_json(data)
     except (KeyError, TypeError, ValueError, AttributeError) as e:
