@@ -48,6 +48,8 @@ STOCK = {
     "mulligan-conserves": ("103.4", "103.5", "903.8"),
     "mulligan-keep-zero": ("103.4", "103.5"),
     "mulligan-look-smaller": ("103.4",),
+    "markers-kept": ("203.4", "205.4"),
+    "deck-shuffled-after-search": ("204.3",),
 }
 ALWAYS = {"owner-zones", "one-zone", "spells-not-permanents", "face-down-visibility", "hidden-zones"}
 

@@ -62,7 +62,8 @@ class StateVars:
     effect: list
     revealed: list
     fresh: list  # a variable for each commander slot; False for every other slot (see ObjectState)
-    # With a pregame only: each pregame field (PLAYER_FIELDS) per player, and the started flag.
+    # With player records only (RuleSet.tracks_players): each PLAYER_FIELDS field per player (a
+    # constant where the rule set cannot change it), and the started flag.
     players: dict | None = None
     started: z3.BoolRef | None = None
 
@@ -111,9 +112,9 @@ FIELDS = ("zone", "whose", "controller", "pos", "gen", "face_down", "counters", 
 STEP_FIELDS = ("revealed",)
 # `fresh` (903.9a's memory) is not among the FIELDS the actions assign: one constraint per step
 # derives it for every action alike (see _fresh), as the interpreter's track_fresh does.
-BOOL_PLAYER_FIELDS = ("drawn", "kept", "looked", "free_taken")
+BOOL_PLAYER_FIELDS = ("drawn", "kept", "looked", "free_taken", "searched")
 # The property language's functions of a player and the PlayerState fields they read.
-PLAYER_FUNCTION_FIELDS = {"drawn": "drawn", "mulligans": "mulligans", "kept": "kept", "looked": "looked", "owed": "owed", "free_mulligan": "free_taken"}
+PLAYER_FUNCTION_FIELDS = {"drawn": "drawn", "mulligans": "mulligans", "kept": "kept", "looked": "looked", "owed": "owed", "free_mulligan": "free_taken", "searched": "searched"}
 
 
 class Encoding:
@@ -159,6 +160,7 @@ class Encoding:
         self._sizes: dict = {}
         self._trans: dict[int, list] = {}
         self.pregame = ruleset.has_pregame
+        self.player_records = ruleset.tracks_players
         self.hand = scope.starting_hand
 
     # ---------------------------------------------------------------- basics
@@ -254,17 +256,22 @@ class Encoding:
                     ],
                 )
             )
-            if self.pregame:
+            if self.player_records:
                 state = self._states[-1]
-                state.players = {
-                    f: [
-                        z3.Bool(f"{f}[{PLAYER_NAMES[p]}]@{i}", ctx) if f in BOOL_PLAYER_FIELDS else self.var(f"{f}[{PLAYER_NAMES[p]}]@{i}")
-                        for p in range(self.players)
-                    ]
-                    for f in PLAYER_FIELDS
-                }
+                state.players = {f: [self._player_var(f, p, i) for p in range(self.players)] for f in PLAYER_FIELDS}
                 state.started = z3.Bool(f"started@{i}", ctx)
         return self._states[t]
+
+    def _player_var(self, f: str, p: int, i: int):
+        """Player p's field f in state i: a variable where the rule set can change it, else its start value."""
+        if self.player_field_changes(f):
+            name = f"{f}[{PLAYER_NAMES[p]}]@{i}"
+            return z3.Bool(name, self.ctx) if f in BOOL_PLAYER_FIELDS else self.var(name)
+        value = getattr(PlayerState(), f)
+        return z3.BoolVal(value, self.ctx) if isinstance(value, bool) else self.int(value)
+
+    def player_field_changes(self, f: str) -> bool:
+        return self.ruleset.allows(K.SEARCH_LIBRARY) if f == "searched" else self.pregame
 
     def step(self, t: int) -> StepVars:
         while len(self._steps) <= t:
@@ -349,7 +356,7 @@ class Encoding:
                 facts.append(self._type_in(self.card_type[c], COMMANDER_TYPES))
             else:
                 facts.append(self.any_of(self.card_type[c] == v for v in self.type_c.values()))
-        if self.pregame:
+        if self.player_records:
             facts += self.players_are(0, tuple(PlayerState() for _ in range(self.players)), started=False)
         return facts
 
@@ -411,8 +418,8 @@ class Encoding:
                 )
             facts.append(z3.Implies(a.kind == self.kind_c[kind], body))
         facts += self._fresh(s, s2, a)
-        if self.pregame:
-            facts += self._pregame_trans(t, s, s2, a)
+        if self.player_records:
+            facts += self._players_trans(t, s, s2, a)
         return facts
 
     def _fresh(self, s: StateVars, s2: StateVars, a: StepVars) -> list:
@@ -499,12 +506,13 @@ class Encoding:
             merged[f] = a if a.eq(b) else z3.If(condition, a, b)
         return merged
 
-    def _identity(self, s: StateVars, c: int, renew, carried_effect=None) -> dict:
-        """Identity and memory of slot c: under `renew` a new object (gen + 1, no counters, untapped,
-        nothing attached, no effect but `carried_effect`); otherwise as they were."""
+    def _identity(self, s: StateVars, c: int, renew, carried_effect=None, keep_counters=None) -> dict:
+        """Identity and memory of slot c: under `renew` a new object (gen + 1, no counters but under
+        `keep_counters`, untapped, nothing attached, no effect but `carried_effect`); otherwise as they were."""
+        wipe_counters = renew if keep_counters is None else z3.And(renew, z3.Not(keep_counters))
         return {
             "gen": z3.If(renew, s.gen[c] + 1, s.gen[c]),
-            "counters": z3.If(renew, self.int(0), s.counters[c]),
+            "counters": z3.If(wipe_counters, self.int(0), s.counters[c]),
             "tapped": z3.And(z3.Not(renew), s.tapped[c]),
             "attached": z3.And(z3.Not(renew), s.attached[c]),
             "effect": z3.If(renew, self.false() if carried_effect is None else carried_effect, s.effect[c]),
@@ -554,13 +562,17 @@ class Encoding:
             "pos": pos,
             "controller": controller if in_play and controller is not None else owner,
             "face_down": self.false() if face_down is None else face_down,
-        } | self._identity(s, c, self.on(Behaviour.NEW_OBJECT), carried)
+        } | self._identity(s, c, self.on(Behaviour.NEW_OBJECT), carried, self.keeps_markers(zone))
         if self.slots[c].is_token:
             stuck = z3.And(self.token_left_battlefield(s, c), self.on(Behaviour.TOKEN_STAYS))
             return z3.Or(stuck, constraint), self._merge(s, c, stuck, self._current(s, c), values)
         if self.slots[c].is_commander:
             return self._command_instead(s, a, c, zone, whose, constraint, values)
         return constraint, values
+
+    def keeps_markers(self, zone: Zone):
+        """Whether an object put into `zone` keeps its counters (Berserk 205.4: markers in a graveyard)."""
+        return self.on(Behaviour.GRAVEYARD_KEEPS_MARKERS) if zone is Zone.GRAVEYARD else None
 
     def replaces(self, zone: Zone):
         """A commander that would be put into `zone` may go to the command zone instead: a rule in
@@ -701,6 +713,9 @@ class Encoding:
             return Effect(guard, self.true(), {"effect": self.true()})
         if kind in (K.CAST_FACE_DOWN, K.PUT_ONTO_BATTLEFIELD_FACE_DOWN, K.TURN_FACE_UP):
             return self._face_down_target(kind, s, c, player, moved)
+        if kind is K.SEARCH_LIBRARY:
+            constraint, values = moved(Zone.HAND, player)
+            return Effect(z3.And(z == Z[Zone.LIBRARY], s.whose[c] == player), constraint, values)
         if kind is K.BOTTOM:
             constraint, values = moved(Zone.LIBRARY, player)
             guard = z3.And(z == Z[Zone.HAND], s.whose[c] == player, self.player_of(s, "owed", player) > 0)
@@ -890,11 +905,13 @@ class Encoding:
     def no_outcome(self, t: int) -> z3.BoolRef:
         """At step t a single-target action applies to its target but the rules leave it no legal
         outcome. A position the player chooses (n of a graveyard or stack arrival) is fixed at the
-        bottom, which always exists; put_into_library's n is part of the effect."""
+        bottom, which always exists; put_into_library's n is part of the effect. The actions the
+        file declares as gaps (`[[gap]]`) are left out."""
         s, a = self.state(t), self.step(t)
+        gaps = [d.name for d in self.ruleset.gaps]
         cases = []
         for kind in ActionKind:
-            if kind in NO_CARD or kind in PILE_TARGET or not self.ruleset.allows(kind):
+            if kind in NO_CARD or kind in PILE_TARGET or not self.ruleset.allows(kind) or kind.value in gaps:
                 continue
             for c in range(len(self.slots)):
                 effect = self.target(kind, t, s, a, c)
@@ -918,7 +935,7 @@ class Encoding:
                     facts.append(var == z3.BoolVal(value, self.ctx))
                 else:
                     facts.append(var == self.int(value))
-        if self.pregame and state.players:
+        if self.player_records and state.players:
             facts += self.players_are(t, state.players, state.started)
         return facts
 
@@ -976,7 +993,7 @@ class Encoding:
                     fresh=as_bool(s.fresh[c]),
                 )
                 for c in range(len(self.slots))
-            ), self._decode_players(s, as_int, as_bool), self.pregame and as_bool(s.started)))
+            ), self._decode_players(s, as_int, as_bool), self.player_records and as_bool(s.started)))
         actions = []
         for t in range(depth):
             a = self.step(t)
@@ -997,7 +1014,7 @@ class Encoding:
         return card_types, states, actions
 
     def _decode_players(self, s: StateVars, as_int, as_bool) -> tuple[PlayerState, ...]:
-        if not self.pregame:
+        if not self.player_records:
             return ()
         return tuple(
             PlayerState(**{f: (as_bool if f in BOOL_PLAYER_FIELDS else as_int)(s.player(f, p)) for f in PLAYER_FIELDS})
@@ -1013,26 +1030,40 @@ class Encoding:
             result = z3.If(player_expr == self.player_c[p], s.player(name, p), result)
         return result
 
-    def _pregame_trans(self, t: int, s: StateVars, s2: StateVars, a: StepVars) -> list:
-        """The started flag and the players' pregame state: a pregame action needs a game not yet
-        started; an ordinary action starts it, from the bare start or once every player has kept."""
-        pregame_kind = self.any_of(a.kind == self.kind_c[k] for k in PREGAME_ACTIONS if self.ruleset.allows(k))
-        untouched = self.all_of(z3.Not(s.player("drawn", p)) for p in range(self.players))
-        complete = self.all_of(z3.And(s.player("kept", p), s.player("owed", p) == 0) for p in range(self.players))
-        facts = [
-            z3.Implies(pregame_kind, z3.And(z3.Not(s.started), z3.Not(s2.started))),
-            z3.Implies(z3.Not(pregame_kind), z3.And(z3.Or(s.started, untouched, complete), s2.started)),
-        ]
+    def _players_trans(self, t: int, s: StateVars, s2: StateVars, a: StepVars) -> list:
+        """The started flag and the player records: a pregame action needs a game not yet started;
+        an ordinary action starts it, from the bare start or once every player has kept. A deck
+        looked through must be shuffled before anything else happens (204.3)."""
+        if self.pregame:
+            pregame_kind = self.any_of(a.kind == self.kind_c[k] for k in PREGAME_ACTIONS if self.ruleset.allows(k))
+            untouched = self.all_of(z3.Not(s.player("drawn", p)) for p in range(self.players))
+            complete = self.all_of(z3.And(s.player("kept", p), s.player("owed", p) == 0) for p in range(self.players))
+            facts = [
+                z3.Implies(pregame_kind, z3.And(z3.Not(s.started), z3.Not(s2.started))),
+                z3.Implies(z3.Not(pregame_kind), z3.And(z3.Or(s.started, untouched, complete), s2.started)),
+            ]
+        else:
+            facts = [s2.started == s.started]
+        if self.ruleset.allows(K.SEARCH_LIBRARY):
+            shuffle_first = self.on(Behaviour.SHUFFLE_AFTER_SEARCH)
+            facts += [
+                z3.Implies(z3.And(shuffle_first, s.player("searched", p)), z3.And(a.kind == self.kind_c[K.SHUFFLE], a.player == self.player_c[p]))
+                for p in range(self.players)
+            ]
         changes = {
             K.DRAW_HAND: lambda p: {"drawn": self.true()},
             K.MULLIGAN: lambda p: self._mulligan_players(t, s, p),
             K.KEEP: lambda p: {"kept": self.true()},
             K.BOTTOM: lambda p: {"owed": s.player("owed", p) - 1},
             K.POST_MULLIGAN_LOOK: lambda p: {"looked": self.true()},
+            K.SEARCH_LIBRARY: lambda p: {"searched": self.true()},
+            K.SHUFFLE: lambda p: {"searched": self.false()},
         }
         for p in range(self.players):
             is_p = a.player == self.player_c[p]
             for f in PLAYER_FIELDS:
+                if not self.player_field_changes(f):
+                    continue
                 value = s.player(f, p)
                 for kind, change in changes.items():
                     if self.ruleset.allows(kind) and f in change(p):
@@ -1301,7 +1332,7 @@ class SymbolicBackend:
         if name == "starting_hand":
             return self.e.int(self.e.hand)
         field = PLAYER_FUNCTION_FIELDS[name]
-        if not self.e.pregame:  # no pregame: every player is as at the start
+        if not self.e.player_records:  # no player records: every player is as at the start
             value = getattr(PlayerState(), field)
             return z3.BoolVal(value, self.e.ctx) if isinstance(value, bool) else self.e.int(value)
         return self.e.state(self.t + 1 if primed else self.t).player(field, player)

@@ -51,6 +51,7 @@ USES_PLAYER = (
     K.CAST_FACE_DOWN, K.PUT_ONTO_BATTLEFIELD_FACE_DOWN,
     K.REVERSE_ILLEGAL_CAST,
     K.DRAW_HAND, K.MULLIGAN, K.KEEP, K.BOTTOM, K.POST_MULLIGAN_LOOK,
+    K.SEARCH_LIBRARY,
 )
 NO_CARD = (K.SHUFFLE, K.REORDER, K.SHUFFLE_HAND_INTO_LIBRARY, K.STATE_BASED_ACTIONS, K.DRAW_HAND, K.MULLIGAN, K.KEEP)
 # Actions that name a card but act on a whole pile (the encoder gives them a body of their own
@@ -66,6 +67,7 @@ LISTS_CARDS = (K.SHUFFLE_HAND_INTO_LIBRARY, K.STATE_BASED_ACTIONS, K.MULLIGAN)
 MOVES_CARD = (
     K.DRAW, K.DISCARD, K.MILL, K.CAST, K.RESOLVE, K.COUNTER, K.DESTROY, K.SACRIFICE, K.EXILE,
     K.RETURN_TO_HAND, K.PUT_INTO_LIBRARY, K.PUT_ONTO_BATTLEFIELD, K.MOVE_TO_COMMAND, K.BRING_IN,
+    K.SEARCH_LIBRARY,
 )
 # What 400.7 wipes, apart from the effects (which 400.7a may carry).
 NO_MEMORY = dict(counters=0, tapped=False, attached=False)
@@ -183,8 +185,9 @@ class _Step:
         self.require(bool(pile), f"{PLAYER_NAMES[player]}'s library is empty")
         return pile[-1]
 
-    def new_object(self, old: ObjectState, keep_effect: bool = False) -> dict:
-        """Field changes for an object that becomes a new object (400.7), or for one that does not."""
+    def new_object(self, old: ObjectState, keep_effect: bool = False, to_zone: Zone | None = None) -> dict:
+        """Field changes for an object that becomes a new object (400.7), or for one that does not.
+        A card put into a graveyard keeps its counters where Berserk's 205.4 is in force."""
         rule = self.world.on(Behaviour.NEW_OBJECT)
         if not rule:
             return {}
@@ -192,7 +195,12 @@ class _Step:
         carried = keep_effect and old.effect and self.world.on(Behaviour.SPELL_EFFECTS_CARRY)
         if carried:
             self.cite(self.world.on(Behaviour.SPELL_EFFECTS_CARRY))
-        return dict(gen=old.gen + 1, **NO_MEMORY, effect=bool(carried))
+        changes = dict(gen=old.gen + 1, **NO_MEMORY, effect=bool(carried))
+        keeps_markers = to_zone is Zone.GRAVEYARD and self.world.on(Behaviour.GRAVEYARD_KEEPS_MARKERS)
+        if keeps_markers and old.counters:
+            self.cite(keeps_markers)
+            changes["counters"] = old.counters
+        return changes
 
     def renew_in_place(self, index: int, behaviour: Behaviour, **changes) -> None:
         """An object that stays in its zone but may become a new object (400.8, 400.9, 400.10)."""
@@ -278,7 +286,7 @@ class _Step:
             controller=controller if in_play and controller is not None else owner,
             face_down=face_down,
         )
-        changes.update(self.new_object(old, keep_effect))
+        changes.update(self.new_object(old, keep_effect, zone))
         self.objects[index] = old.moved(**changes)
 
     def command_instead(self, index: int, zone: Zone, named: int) -> bool:
@@ -319,6 +327,7 @@ class _Step:
     def run(self) -> Outcome:
         if self.world.ruleset.has_pregame:
             self.pregame_gate()
+        self.shuffle_first()
         handler = getattr(self, f"do_{self.action.kind.value}")
         handler()
         self.reveal()
@@ -340,6 +349,22 @@ class _Step:
             else:
                 fresh = old.fresh or (new.zone, new.whose, new.gen) != (old.zone, old.whose, old.gen)
             self.objects[i] = new.moved(fresh=fresh)
+
+    def shuffle_first(self) -> None:
+        """204.3: a deck looked through is shuffled before anything else happens; a shuffle of a
+        player's library ends its looked-through state whatever the rules."""
+        if not self.players:
+            return
+        rule = self.world.on(Behaviour.SHUFFLE_AFTER_SEARCH)
+        for p, record in enumerate(self.players):
+            if not record.searched:
+                continue
+            shuffles = self.action.kind is K.SHUFFLE and self.action.player == p
+            if rule:
+                self.require(shuffles, f"{PLAYER_NAMES[p]}'s library was looked through and must be shuffled first ({rule})")
+                self.cite(rule)
+            if shuffles:
+                self.players[p] = record.moved(searched=False)
 
     def pregame_gate(self) -> None:
         """Pregame actions happen before the game starts; the first ordinary action starts it, which
@@ -512,6 +537,15 @@ class _Step:
         c, o = self.target()
         self.require(o.zone is Zone.COMMAND and not o.face_down, f"{self.name(c)} is not a face-up object in the command zone")
         self.renew_in_place(c, Behaviour.COMMAND_FACE_DOWN, face_down=True)
+
+    def do_search_library(self) -> None:
+        """204.3: a player looks through their own deck (only its owner may) and takes a card from it
+        into their hand; the deck now counts as looked through until it is shuffled."""
+        c, o = self.target()
+        p = self.action.player
+        self.require(o.zone is Zone.LIBRARY and o.whose == p, f"{self.name(c)} is not in {PLAYER_NAMES[p]}'s library")
+        self.move(c, Zone.HAND, p)
+        self.players[p] = self.players[p].moved(searched=True)
 
     def do_bring_in(self) -> None:
         c, o = self.target()
@@ -849,8 +883,8 @@ def check_initial(world: World, state: GameState) -> None:
             raise IllegalAction(f"token {slot.name} must be a creature")
         if slot.is_commander and t not in COMMANDER_TYPES:
             raise IllegalAction(f"commander {slot.name} must be a creature or a planeswalker (903.3)")
-    if world.ruleset.has_pregame and (state.players != tuple(PlayerState() for _ in range(world.players)) or state.started):
-        raise IllegalAction("a game with a pregame starts with no opening hand drawn and no mulligan taken")
+    if world.ruleset.tracks_players and (state.players != tuple(PlayerState() for _ in range(world.players)) or state.started):
+        raise IllegalAction("a game starts with no opening hand drawn, no mulligan taken and no library looked through")
 
 
 def sees(ruleset: RuleSet, state: GameState, player: int, index: int) -> bool:

@@ -78,6 +78,8 @@ class ActionKind(str, Enum):
     KEEP = "keep"
     BOTTOM = "bottom"
     POST_MULLIGAN_LOOK = "post_mulligan_look"
+    # Berserk (204.3): a player looks through their deck and takes a card from it into their hand.
+    SEARCH_LIBRARY = "search_library"
 
 
 class Behaviour(str, Enum):
@@ -120,6 +122,8 @@ class Behaviour(str, Enum):
     MULLIGAN_LOOK_SMALLER = "mulligan-look-smaller"  # 103.4 (Vancouver): only a player below the starting hand size looks
     MULLIGAN_PARTIAL_PARIS = "mulligan-partial-paris"  # 903.8 (Commander until 2016): set aside part of the hand, draw one fewer
     MULLIGAN_RETURN_SET_ASIDE = "mulligan-return-set-aside"  # 903.8: on keeping, the cards set aside are shuffled back
+    SHUFFLE_AFTER_SEARCH = "shuffle-after-search"  # Berserk 204.3: a deck looked through is shuffled before anything else happens
+    GRAVEYARD_KEEPS_MARKERS = "graveyard-keeps-markers"  # Berserk 205.4: a card put into a graveyard keeps its markers (counters)
     DOCUMENTED = "documented"  # a rule the model records but that constrains no transition
 
 
@@ -250,19 +254,20 @@ class PlayerState:
     looked: bool = False
     owed: int = 0
     free_taken: bool = False
+    searched: bool = False
 
     def moved(self, **changes) -> "PlayerState":
         return replace(self, **changes)
 
 
-PLAYER_FIELDS = ("drawn", "mulligans", "kept", "looked", "owed", "free_taken")
+PLAYER_FIELDS = ("drawn", "mulligans", "kept", "looked", "owed", "free_taken", "searched")
 
 
 @dataclass(frozen=True)
 class GameState:
     objects: tuple[ObjectState, ...]
-    # With a pregame only: each player's pregame state, and whether the game has started (the first
-    # ordinary action ends the pregame).
+    # With a pregame or a deck search only (RuleSet.tracks_players): each player's state, and
+    # whether the game has started (the first ordinary action ends the pregame).
     players: tuple[PlayerState, ...] = ()
     started: bool = False
 

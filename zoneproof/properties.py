@@ -91,6 +91,7 @@ PLAYER_FUNCTIONS: dict[str, tuple[Type, bool]] = {
     "owed": (Type.INT, False),  # cards still to put on the bottom after a London mulligan
     "looked": (Type.BOOL, False),  # has taken the post-mulligan look
     "starting_hand": (Type.INT, True),  # the starting hand size (the scope's --hand)
+    "searched": (Type.BOOL, False),  # has looked through their library, not shuffled since (Berserk 204.3)
 }
 ACTION_FIELDS: dict[str, Type] = {
     "kind": Type.ACTION_KIND,

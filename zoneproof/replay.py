@@ -89,8 +89,8 @@ def execute(world: World, initial: GameState, actions: list[Action], recorded: l
 
 
 def state_difference(world: World, recorded: GameState, actual: GameState) -> str | None:
-    """The first value that differs; the pregame record counts only under a rule set with a pregame."""
-    if world.ruleset.has_pregame:
+    """The first value that differs; the player records count only under a rule set that keeps them."""
+    if world.ruleset.tracks_players:
         if recorded.started != actual.started:
             return f"started is {recorded.started} in the trace but {actual.started} in the interpreter"
         for p, (r, a) in enumerate(zip(recorded.players, actual.players)):

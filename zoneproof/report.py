@@ -175,7 +175,8 @@ def format_ruleset(ruleset: RuleSet) -> list[str]:
     lines.append("  zones:")
     for z in ruleset.zones:
         traits = ["personal" if z.personal else "shared", "hidden" if z.hidden else "public", "ordered" if z.ordered else "unordered"]
-        lines.append(f"    {z.zone.value:<12} {', '.join(traits)}")
+        name = f"{z.zone.value} ({z.called})" if z.called else z.zone.value
+        lines.append(f"    {name:<20} {', '.join(traits)}")
     lines.append("  rules:")
     width = max([8] + [len(r.id) for r in ruleset.rules])
     behaviour_width = max([28] + [len(r.behaviour.value) + 1 for r in ruleset.rules])
@@ -386,6 +387,8 @@ def format_lint(report, written: dict) -> list[str]:
                     lines.append(f"    note      {f.prop.id}: trigger {number} of {len(f.triggers)} is {t.status.value} within {report.scope.depth} steps: {t.text}")
         if ("witness", f.prop.id) in written:
             lines.append(f"    witness   {f.prop.id}: fires at step {f.triggers[0].step}, trace written to {written[('witness', f.prop.id)]}")
+    for gap in report.ruleset.gaps:
+        lines.append(f"    gap       {gap.name}: left out of the search for conflicts (known: {gap.reason})")
     if not report.conflicts:
         lines.append("  conflicts   none")
     for index, c in enumerate(report.conflicts):
@@ -393,7 +396,7 @@ def format_lint(report, written: dict) -> list[str]:
         lines.append(f"  conflict    rules {', '.join(c.rules) or '(none: the model itself)'} leave no outcome {where}: {c.event}")
         if ("conflict", index) in written:
             lines.append(f"              scenario written to {written[('conflict', index)]}")
-    known = sum(bool(f.known) for f in report.findings)
+    known = sum(bool(f.known) for f in report.findings) + len(report.ruleset.gaps)
     if report.problems:
         lines.append(f"  ✗ {report.problems} problem{'s' * (report.problems != 1)}" + (f" ({known} more known)" if known else ""))
     else:
@@ -430,6 +433,7 @@ def lint_json(report, written: dict) -> str:
             {"rules": list(c.rules), "event": c.event, "step": c.step, "scenario": path(("conflict", i))}
             for i, c in enumerate(report.conflicts)
         ],
+        "gaps": [{"action": g.name, "known": g.reason} for g in report.ruleset.gaps],
     }, ensure_ascii=False)
 
 

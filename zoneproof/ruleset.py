@@ -53,6 +53,7 @@ class ZoneDecl:
     personal: bool
     hidden: bool
     ordered: bool
+    called: str = ""  # the game's own name for the zone (Berserk's deck is the model's library), or ""
 
 
 @dataclass(frozen=True)
@@ -72,7 +73,8 @@ class KnownDead:
     what: str  # "action" or "rule"
     name: str
     reason: str
-    table: str = "dead"  # or "unguarded": a live rule that no property can notice removing (coverage)
+    table: str = "dead"  # or "unguarded": a live rule that no property can notice removing (coverage);
+    # or "gap": an action the rules leave without an outcome in some states (lint's conflicts)
 
 
 @dataclass(frozen=True)
@@ -124,6 +126,11 @@ class RuleSet:
         """Why the file expects no property to notice the rule's removal (`[[unguarded]]`), or ""."""
         return next((d.reason for d in self.known_dead if (d.table, d.name) == ("unguarded", rule_id)), "")
 
+    @property
+    def gaps(self) -> tuple[KnownDead, ...]:
+        """The actions the file declares its rules leave without an outcome in some states (`[[gap]]`)."""
+        return tuple(d for d in self.known_dead if d.table == "gap")
+
     def expected(self, property_id: str) -> Expectation | None:
         """The verdict expected for a property, or None when expectations do not apply.
 
@@ -168,6 +175,11 @@ class RuleSet:
     def has_pregame(self) -> bool:
         """Whether the rule set declares pregame actions (and so tracks per-player state)."""
         return any(a.kind in PREGAME_ACTIONS for a in self.actions)
+
+    @property
+    def tracks_players(self) -> bool:
+        """Whether states carry per-player records: for the pregame, or for a deck search (204.3)."""
+        return self.has_pregame or self.allows(ActionKind.SEARCH_LIBRARY)
 
     def without(self, rule_ids: list[str] | tuple[str, ...]) -> "RuleSet":
         known = [r.id for r in self.rules]
@@ -245,6 +257,9 @@ def parse_ruleset(data: bytes, path: str, origin: str) -> RuleSet:
     known_dead = tuple(reader.known_dead(d, i, rules, actions) for i, d in enumerate(reader.optional_table_list(doc, "dead")))
     known_dead += tuple(
         reader.known_dead(d, i, rules, (), table_name="unguarded") for i, d in enumerate(reader.optional_table_list(doc, "unguarded"))
+    )
+    known_dead += tuple(
+        reader.known_dead(d, i, (), actions, table_name="gap") for i, d in enumerate(reader.optional_table_list(doc, "gap"))
     )
     variant = doc.get("variant", "")
     if variant != "" and variant not in VARIANTS:
@@ -360,6 +375,8 @@ class _Reader:
             self.fail_in_block(table_name, index, f'[[{table_name}]] for {what} {name} needs `reason = "..."` saying why', "reason" if "reason" in table else None)
         if table_name == "unguarded" and what != "rule":
             self.fail_in_block(table_name, index, "[[unguarded]] names a rule", what)
+        if table_name == "gap" and what != "action":
+            self.fail_in_block(table_name, index, "[[gap]] names an action", what)
         return KnownDead(what, name, reason.strip(), table_name)
 
     def expectation(self, table: dict, index: int) -> Expectation:
@@ -406,7 +423,12 @@ class _Reader:
     def zone(self, table: dict) -> ZoneDecl:
         zone = self.enum(Zone, table.get("name"), "zone")
         where = f"zone {zone.value}"
-        decl = ZoneDecl(zone, self.boolean(table, "personal", where), self.boolean(table, "hidden", where), self.boolean(table, "ordered", where))
+        called = table.get("called", "")
+        if not isinstance(called, str) or not re.fullmatch(r"([a-z][a-z -]*)?", called):
+            self.fail(f"{where}: `called` is the game's own name for the zone, in lower-case letters", "called")
+        decl = ZoneDecl(
+            zone, self.boolean(table, "personal", where), self.boolean(table, "hidden", where), self.boolean(table, "ordered", where), called,
+        )
         if zone in (Zone.OUTSIDE, Zone.NOWHERE):
             self.fail(f"'{zone.value}' is not a zone (400.11); leave it out of [[zone]]", zone.value)
         if decl.personal != (zone in PERSONAL_ZONES) or decl.ordered != (zone in ORDERED_ZONES):

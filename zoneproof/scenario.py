@@ -40,7 +40,7 @@ EXPECTATION_KEYS = {"card", "zone", "whose", "controller", "position", "same_obj
                     "counters", "tapped", "attached", "effect", "exists", "face_down", "revealed", "seen_by"}
 # What a step may expect of a player (the pregame, 103.4/103.5): its pregame record, the size of
 # its hand and library, and whether the game has started.
-PLAYER_EXPECTATION_KEYS = {"player", "drawn", "mulligans", "free_mulligan", "kept", "owed", "looked", "hand", "library", "started"}
+PLAYER_EXPECTATION_KEYS = {"player", "drawn", "mulligans", "free_mulligan", "kept", "owed", "looked", "searched", "hand", "library", "started"}
 STEP_KEYS = {"action", "card", "player", "n", "zone", "order", "cards", "to_command", "illegal", "expect"}
 CARD_KEYS = {"name", "owner", "type", "token", "sideboard", "commander", "start"}
 
@@ -213,7 +213,7 @@ def _build_world(r: _Reader, ruleset: RuleSet, players: int, player_names: dict,
         starts.setdefault(s.index, {SlotKind.CARD: Zone.LIBRARY, SlotKind.SIDEBOARD: Zone.OUTSIDE, SlotKind.TOKEN: Zone.NOWHERE, SlotKind.COMMANDER: Zone.COMMAND}[s.kind])
     world = World(ruleset, slots, tuple(card_types), players, hand)
     start = _start_state(slots, starts, cards, names)
-    if ruleset.has_pregame:
+    if ruleset.tracks_players:
         start = replace(start, players=tuple(PlayerState() for _ in range(players)))
     return world, start, names
 

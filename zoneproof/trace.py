@@ -129,7 +129,7 @@ def _players_json(state: GameState) -> dict:
 def trace_to_itf(trace: Trace) -> dict:
     slots = trace.slots
     types = {"#map": [[slot.name, t.value] for slot, t in zip(slots, trace.card_types)]}
-    pregame = bool(trace.initial.players)  # a rule set with a pregame records each player's state and `started`
+    pregame = bool(trace.initial.players)  # a rule set with a pregame or a deck search records each player's state and `started`
     states = []
     frames = [(None, trace.initial, ())] + [(s.action, s.state, s.rules) for s in trace.steps]
     for index, (action, state, rules) in enumerate(frames):
