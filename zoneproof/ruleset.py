@@ -366,6 +366,10 @@ class _Reader:
         if unknown or len(keys) != 1:
             self.fail_in_block(table_name, index, f'[[{table_name}]] takes `action = "..."` or `rule = "..."`, and `reason = "..."`', unknown[0] if unknown else None)
         what = keys[0]
+        if table_name == "unguarded" and what != "rule":
+            self.fail_in_block(table_name, index, "[[unguarded]] names a rule", what)
+        if table_name == "gap" and what != "action":
+            self.fail_in_block(table_name, index, "[[gap]] names an action", what)
         name = table[what]
         known = [a.kind.value for a in actions] if what == "action" else [r.id for r in rules]
         if not isinstance(name, str) or name not in known:
@@ -373,10 +377,6 @@ class _Reader:
         reason = table.get("reason")
         if not isinstance(reason, str) or not reason.strip():
             self.fail_in_block(table_name, index, f'[[{table_name}]] for {what} {name} needs `reason = "..."` saying why', "reason" if "reason" in table else None)
-        if table_name == "unguarded" and what != "rule":
-            self.fail_in_block(table_name, index, "[[unguarded]] names a rule", what)
-        if table_name == "gap" and what != "action":
-            self.fail_in_block(table_name, index, "[[gap]] names an action", what)
         return KnownDead(what, name, reason.strip(), table_name)
 
     def expectation(self, table: dict, index: int) -> Expectation:
