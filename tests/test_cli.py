@@ -62,6 +62,19 @@ def test_same_seed_same_output_and_files(run, tmp_path):
     assert not list((tmp_path / "one").glob(".*"))  # no temporary files left behind
 
 
+def test_the_number_of_jobs_changes_neither_output_nor_files(run, tmp_path):
+    args = ("check", "mtg-2010", "berserk", "--depth", "2", "--cards", "2", "-p", "command-in-command", "-p", "spells-not-permanents")
+    one = run(*args, "--jobs", "1", "--out", "one")
+    two = run(*args, "--jobs", "2", "--out", "two")
+    assert one[0] == two[0] == 1  # lint at depth 2 finds 205.4.markers dead (it needs three steps)
+    assert "mtg-2010" in one[1] and "berserk" in one[1] and "lint berserk" in one[1]
+    assert normalise(one[1]).replace("one/", "") == normalise(two[1]).replace("two/", "")
+    names = sorted(p.name for p in (tmp_path / "one").iterdir())
+    assert names == sorted(p.name for p in (tmp_path / "two").iterdir()) and len(names) == 2
+    for name in names:
+        assert (tmp_path / "one" / name).read_bytes() == (tmp_path / "two" / name).read_bytes()
+
+
 def test_unknown_verdict_exits_3(run):
     code, out, _ = run("check", "--no-lint", "mtg-current", "-p", "ordered-zones", "--depth", "6", "--timeout", "0.5")
     assert code == 3

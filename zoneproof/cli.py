@@ -8,7 +8,6 @@ from __future__ import annotations
 import os
 import sys
 import time
-from dataclasses import replace
 from pathlib import Path
 
 import click
@@ -17,7 +16,8 @@ from rich.console import Console
 from rich.markup import escape
 
 from . import __version__
-from .check import CheckResult, Verdict, check_properties
+from .batch import available_cores, check_rulesets
+from .check import CheckResult, Verdict
 from .coverage import coverage
 from .lint import Status, lint
 from .diff import behaviour_scenarios, diff
@@ -154,7 +154,8 @@ def _write_counterexample(r: CheckResult, directory: Path, emit: tuple[str, ...]
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True, help="text, or json: one object per check, one per line.")
 @click.option("--emit", multiple=True, type=click.Choice(["itf", "scenario"]), default=("itf",), show_default=True, help="What to write for each counterexample: an ITF trace, a scenario file for `zoneproof run`, or both (repeat the option).")
 @click.option("--no-lint", is_flag=True, help="Skip lint (dead actions and rules, vacuous properties, conflicts; see `zoneproof lint`).")
-def check(rulesets, without, property_ids, properties, players, cards, sideboard, tokens, depth, hand, seed, timeout, out_dir, output_format, emit, no_lint) -> int:
+@click.option("--jobs", "-j", default=0, show_default=True, type=click.IntRange(min=0), help="Rule sets checked at once, each in its own process; 0: one per core. The output is the same for any value.")
+def check(rulesets, without, property_ids, properties, players, cards, sideboard, tokens, depth, hand, seed, timeout, out_dir, output_format, emit, no_lint, jobs) -> int:
     """Check RULESETS (names or .toml paths; default: every built-in rule set) against the properties.
 
     Prints one line per rule set and property, each counterexample as numbered steps, and a summary;
@@ -169,20 +170,16 @@ def check(rulesets, without, property_ids, properties, players, cards, sideboard
     results = []
     reports = []
     started = time.monotonic()
-    for ruleset in chosen:
-        checked = check_properties(ruleset, props, scope, seed=seed, timeout=timeout)
-        if not no_lint:
-            reports.append(lint(ruleset, props, scope, seed=seed, timeout=timeout))
-            vacuous = set(reports[-1].vacuous)
-            checked = [replace(r, verdict=Verdict.VACUOUS) if r.verdict is Verdict.HOLDS and r.prop.id in vacuous else r for r in checked]
+    for checked, report in check_rulesets(chosen, props, scope, seed, timeout, not no_lint, jobs or available_cores()):
         for r in checked:
             path = None
             if r.trace is not None:
                 path = _write_counterexample(r, out_dir, emit)
             _show_result(r, path, output_format)
             results.append(r)
-        if reports and reports[-1].ruleset is ruleset:
-            _show_lint(reports[-1], _write_lint_files(reports[-1], out_dir, witness=False), output_format)
+        if report is not None:
+            reports.append(report)
+            _show_lint(report, _write_lint_files(report, out_dir, witness=False), output_format)
     if output_format == "text":
         out.print(summary(results, time.monotonic() - started))
     return max(check_exit_code(results), lint_exit_code(reports), key=EXIT_PRIORITY.index)
