@@ -39,7 +39,7 @@ from hypothesis import HealthCheck, event, given, note, settings
 from hypothesis import strategies as st
 
 from zoneproof.encoder import Encoding
-from zoneproof.interpreter import IllegalAction, World, apply
+from zoneproof.interpreter import MOVES_CARD, NO_CARD, USES_PLAYER, IllegalAction, World, apply, uses_position
 from zoneproof.model import (
     PERSONAL_ZONES,
     PREGAME_ACTIONS,
@@ -241,27 +241,49 @@ def _subsets(cards: list[int]):
 
 
 def plausible_actions(world: World, state: GameState):
-    """Every kind of the rule set with every card slot, player, small n and zone; `order` in the
-    current order of each pile (the caller draws a permutation). Where the scope has commanders,
-    also every owner's choice: `to_command` on a move, and the commanders state-based actions list."""
-    zone_wide = world.on(Behaviour.ZONE_WIDE)
-    commanders = [s.index for s in world.slots if s.is_commander]
-    kinds = [a.kind for a in world.ruleset.actions]
-    for kind in kinds:
-        zones = [None, *Zone] if kind is K.REORDER else [None]
-        for card, player, n, zone in product([None, *range(len(world.slots))], (None, *range(world.players)), range(4), zones):
-            picks = [()]
-            if kind is K.SHUFFLE_HAND_INTO_LIBRARY and not zone_wide and player is not None:
-                picks = _subsets(state.zone_members(Zone.HAND, player))
-            if kind is K.STATE_BASED_ACTIONS and commanders:
-                picks = _subsets(commanders)
-            if kind is K.MULLIGAN and player is not None and card is None and n == 0:  # the new hand
-                picks = _subsets(state.zone_members(Zone.HAND, player) + state.zone_members(Zone.LIBRARY, player))
-            choices = (False, True) if card in commanders else (False,)
-            for cards, to_command in product(picks, choices):
-                action = Action(kind, card=card, player=player, n=n, zone=zone, cards=cards, to_command=to_command)
-                piles = reordered_piles(world, state, action)
-                yield replace(action, order=tuple((key, tuple(pile)) for key, pile in piles.items()))
+    """Every kind of the rule set in each of its canonical forms (see interpreter._check_fields):
+    every card slot if it takes a card, every player if it takes one, every zone for `reorder`, a
+    small n where n places the card; `order` in the current order of each pile (the caller draws a
+    permutation). Where the scope has commanders, also every owner's choice: `to_command` on a
+    move, and the commanders state-based actions list."""
+    for kind in (a.kind for a in world.ruleset.actions):
+        for card, player, zone in card_player_zone(world, kind):
+            for n in range(4) if uses_position(world, Action(kind, card=card, player=player, zone=zone)) else (0,):
+                for cards, to_command in product(listed_cards(world, state, kind, player), owners_choices(world, kind, card)):
+                    action = Action(kind, card=card, player=player, n=n, zone=zone, cards=cards, to_command=to_command)
+                    piles = reordered_piles(world, state, action)
+                    yield replace(action, order=tuple((key, tuple(pile)) for key, pile in piles.items()))
+
+
+def card_player_zone(world: World, kind: ActionKind):
+    """The (card, player, zone) fields `kind` takes: a field it does not use stays None."""
+    cards = [None] if kind in NO_CARD else range(len(world.slots))
+    zones = list(Zone) if kind is K.REORDER else [None]
+    for card, zone in product(cards, zones):
+        takes_player = kind in USES_PLAYER and not (kind is K.REORDER and zone is Zone.STACK)
+        for player in range(world.players) if takes_player else (None,):
+            yield card, player, zone
+
+
+def listed_cards(world: World, state: GameState, kind: ActionKind, player: int | None):
+    """The `cards` lists worth trying: the part of a hand shuffled away (without 400.12), the
+    commanders state-based actions put into the command zone, the new hand of a mulligan."""
+    if kind is K.SHUFFLE_HAND_INTO_LIBRARY and not world.on(Behaviour.ZONE_WIDE):
+        return _subsets(state.zone_members(Zone.HAND, player))
+    if kind is K.STATE_BASED_ACTIONS:
+        return _subsets(commanders_of(world))
+    if kind is K.MULLIGAN:
+        return _subsets(state.zone_members(Zone.HAND, player) + state.zone_members(Zone.LIBRARY, player))
+    return [()]
+
+
+def owners_choices(world: World, kind: ActionKind, card: int | None) -> tuple[bool, ...]:
+    """`to_command`: a move of a commander may put it into the command zone instead."""
+    return (False, True) if kind in MOVES_CARD and card in commanders_of(world) else (False,)
+
+
+def commanders_of(world: World) -> list[int]:
+    return [s.index for s in world.slots if s.is_commander]
 
 
 @lru_cache(maxsize=4096)  # runs share prefixes, shrinking above all; the result is only read
