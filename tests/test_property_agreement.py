@@ -18,10 +18,10 @@ from tests.test_differential import (
     DIFFERENTIAL,
     PREGAME_BASES,
     describe,
-    encoding,
+    harness_for,
     legal_runs,
 )
-from zoneproof.encoder import SymbolicBackend
+from zoneproof.encoder import Encoding, SymbolicBackend
 from zoneproof.evaluate import ConcreteBackend, evaluate
 from zoneproof.interpreter import sees
 from zoneproof.properties import PropertyKind, stock_properties
@@ -36,9 +36,15 @@ def variable_and_value(equality):
 
 
 @cache
-def symbolic(depth: int, prop_index: int, t: int, base=CURRENT):
+def encoding_of(base):
+    """The variables of the differential tests' encoding of `base` (no transition relation)."""
+    return Encoding(base, harness_for(base).scope)
+
+
+@cache
+def symbolic(prop_index: int, t: int, base=CURRENT):
     """A property over the variables of step t of the cached encoding: the same for every run."""
-    e = encoding(depth, base)[0]
+    e = encoding_of(base)
     return evaluate(PROPERTIES[prop_index], SymbolicBackend(e, t), e.slots, e.players)
 
 
@@ -53,11 +59,20 @@ def run_values(e, removed, types, states, actions) -> list:
     return [variable_and_value(eq) for eq in fixed] + rules
 
 
+def interpreting(e, values) -> z3.ModelRef:
+    """A model that gives each of the (variable, value) pairs' variables its value, and no other
+    variable any: evaluated in it, an expression that reads another variable keeps it."""
+    model = z3.Model(e.ctx)
+    for var, value in values:
+        model.update_value(var, value)
+    return model
+
+
 @cache
-def symbolic_views(depth: int, t: int, base=CURRENT):
+def symbolic_views(t: int, base=CURRENT):
     """One bit per (player, slot), first player first: sees(player, slot) over the variables of
-    state t of the cached encoding (one expression, so that one substitution evaluates them all)."""
-    e = encoding(depth, base)[0]
+    state t of the cached encoding (one expression, so that one evaluation gives them all)."""
+    e = encoding_of(base)
     one, zero = z3.BitVecVal(1, 1, e.ctx), z3.BitVecVal(0, 1, e.ctx)
     bits = [z3.If(e.sees(t, p, c), one, zero) for p in range(e.players) for c in range(len(e.slots))]
     return z3.Concat(bits) if len(bits) > 1 else bits[0]
@@ -69,10 +84,11 @@ def test_both_evaluations_of_every_stock_property_and_of_sees_agree(based_run):
     """Under mtg-current (the London mulligan) and the 2015 pregames (Vancouver, Commander)."""
     base, (removed, types, states, actions) = based_run
     note(f"rule set: {base.name}\n" + describe(removed, types, actions))
-    e = encoding(len(actions), base)[0]
+    e = encoding_of(base)
     ruleset = base.without(list(removed))
-    # every variable a property reads is fixed to the run's value: substitute and simplify
+    # every variable a property reads is fixed to the run's value: evaluate in a model of the run
     values = run_values(e, removed, types, states, actions)
+    run = interpreting(e, values)
     for index, prop in enumerate(PROPERTIES):
         for t in range(len(states)):
             if prop.kind is PropertyKind.ALWAYS:
@@ -82,15 +98,15 @@ def test_both_evaluations_of_every_stock_property_and_of_sees_agree(based_run):
             else:
                 continue
             expected = evaluate(prop, concrete, e.slots, e.players)
-            value = z3.simplify(z3.substitute(symbolic(len(actions), index, t, base), *values))
+            value = run.eval(symbolic(index, t, base))
             assert z3.is_true(value) or z3.is_false(value), f"{prop.id} at step {t} reads a variable the run does not fix"
             actual = z3.is_true(value)
             assert actual == expected, f"{prop.id} at step {t}: the interpreter says {expected}, the encoder {actual}"
     # who may see each face: sees(p, c) for every player and object in every state of the run; it
-    # reads state t and the rules only, so only their values are substituted
+    # reads state t and the rules only, so only their values are in the model
     for t, state in enumerate(states):
         at_t = [(var, value) for var, value in values if "@" not in var.decl().name() or var.decl().name().endswith(f"@{t}")]
-        value = z3.simplify(z3.substitute(symbolic_views(len(actions), t, base), *at_t))
+        value = interpreting(e, at_t).eval(symbolic_views(t, base))
         assert z3.is_bv_value(value), f"sees at step {t} reads a variable the run does not fix"
         seen = format(value.as_long(), f"0{e.players * len(e.slots)}b")
         for p in range(e.players):
