@@ -48,15 +48,14 @@ def symbolic(prop_index: int, t: int, base=CURRENT):
     return evaluate(PROPERTIES[prop_index], SymbolicBackend(e, t), e.slots, e.players)
 
 
-def run_values(e, removed, types, states, actions) -> list:
-    """(variable, value) pairs fixing every variable of the run: types, states, actions and rules."""
-    fixed = e.types_are(types)
-    for t, state in enumerate(states):
-        fixed += e.state_is(t, state)
-    for t, action in enumerate(actions):
-        fixed += e.action_is(t, action)
+def pairs(equalities) -> list:
+    return [variable_and_value(eq) for eq in equalities]
+
+
+def static_values(e, removed, types) -> list:
+    """(variable, value) pairs fixing a run's card types and its rules in force."""
     rules = [(literal, z3.BoolVal(rule_id not in removed, e.ctx)) for rule_id, literal in e.rule_literal.items()]
-    return [variable_and_value(eq) for eq in fixed] + rules
+    return pairs(e.types_are(types)) + rules
 
 
 def interpreting(e, values) -> z3.ModelRef:
@@ -87,8 +86,10 @@ def test_both_evaluations_of_every_stock_property_and_of_sees_agree(based_run):
     e = encoding_of(base)
     ruleset = base.without(list(removed))
     # every variable a property reads is fixed to the run's value: evaluate in a model of the run
-    values = run_values(e, removed, types, states, actions)
-    run = interpreting(e, values)
+    static = static_values(e, removed, types)
+    at = [pairs(e.state_is(t, state)) for t, state in enumerate(states)]
+    steps = pairs(f for t, action in enumerate(actions) for f in e.action_is(t, action))
+    run = interpreting(e, static + [pair for state in at for pair in state] + steps)
     for index, prop in enumerate(PROPERTIES):
         for t in range(len(states)):
             if prop.kind is PropertyKind.ALWAYS:
@@ -105,8 +106,7 @@ def test_both_evaluations_of_every_stock_property_and_of_sees_agree(based_run):
     # who may see each face: sees(p, c) for every player and object in every state of the run; it
     # reads state t and the rules only, so only their values are in the model
     for t, state in enumerate(states):
-        at_t = [(var, value) for var, value in values if "@" not in var.decl().name() or var.decl().name().endswith(f"@{t}")]
-        value = interpreting(e, at_t).eval(symbolic_views(t, base))
+        value = interpreting(e, static + at[t]).eval(symbolic_views(t, base))
         assert z3.is_bv_value(value), f"sees at step {t} reads a variable the run does not fix"
         seen = format(value.as_long(), f"0{e.players * len(e.slots)}b")
         for p in range(e.players):
