@@ -60,13 +60,14 @@ from zoneproof.replay import execute, state_difference
 from zoneproof.ruleset import RuleSet, load_ruleset
 
 K = ActionKind
-EXAMPLES = int(os.environ.get("ZONEPROOF_EXAMPLES", "40"))
+EXAMPLES = int(os.environ.get("ZONEPROOF_EXAMPLES", "200"))
 DIFFERENTIAL = settings(
     max_examples=EXAMPLES,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 
+EACH_OTHER_RULE_SET = settings(DIFFERENTIAL, max_examples=max(1, EXAMPLES // 2))  # the pregame bases, the Commander rule sets
 LONG_RUNS = settings(DIFFERENTIAL, max_examples=max(1, EXAMPLES // 8))
 LONG_RUN = 12
 
@@ -140,7 +141,6 @@ CURRENT_HARNESS = Harness(CURRENT, scope(MAX_DEPTH), SLOTS, START)
 PREGAME_HARNESSES = {b.name: Harness(b, scope(MAX_DEPTH), SLOTS, STARTS[b.name]) for b in PREGAME_BASES}
 COMMANDER_SCOPE = Scope(players=2, cards=2, sideboard=0, tokens=1, depth=MAX_DEPTH)  # one of the two cards is the commander
 COMMANDER_HARNESSES = [harness(load_ruleset(name), COMMANDER_SCOPE) for name in ("mtg-commander", "mtg-commander-2020")]
-COMMANDER_EXAMPLES = settings(DIFFERENTIAL, max_examples=max(1, EXAMPLES // 2))
 
 
 def names_only(h: Harness) -> World:
@@ -503,11 +503,11 @@ def test_the_encoder_admits_exactly_every_legal_interpreter_run(run):
     assert problem is None, problem
 
 
-@COMMANDER_EXAMPLES
-@given(st.sampled_from(COMMANDER_HARNESSES).flatmap(lambda h: st.tuples(st.just(h), legal_runs(h=h))))
-def test_the_encoder_admits_exactly_every_legal_interpreter_run_of_a_commander_rule_set(example):
-    h, (removed, types, states, actions) = example
-    event(h.ruleset.name)
+@pytest.mark.parametrize("h", COMMANDER_HARNESSES, ids=lambda h: h.ruleset.name)
+@EACH_OTHER_RULE_SET
+@given(st.data())
+def test_the_encoder_admits_exactly_every_legal_interpreter_run_of_a_commander_rule_set(h, data):
+    removed, types, states, actions = data.draw(legal_runs(h=h), label="run")
     for action in actions:
         if action.to_command or action.cards and action.kind is K.STATE_BASED_ACTIONS:
             event(f"owner's choice: {action.kind.value}")
@@ -516,11 +516,12 @@ def test_the_encoder_admits_exactly_every_legal_interpreter_run_of_a_commander_r
     assert problem is None, problem
 
 
-@DIFFERENTIAL
-@given(st.sampled_from(PREGAME_BASES).flatmap(lambda base: st.tuples(st.just(base), legal_runs(base=base))))
-def test_the_encoder_admits_exactly_every_legal_interpreter_run_with_the_2015_pregames(based_run):
-    ruleset, (removed, types, states, actions) = based_run
-    note(f"rule set: {ruleset.name}\n" + describe(removed, types, actions))
+@pytest.mark.parametrize("ruleset", PREGAME_BASES, ids=lambda r: r.name)
+@EACH_OTHER_RULE_SET
+@given(st.data())
+def test_the_encoder_admits_exactly_every_legal_interpreter_run_with_the_2015_pregames(ruleset, data):
+    removed, types, states, actions = data.draw(legal_runs(base=ruleset), label="run")
+    note(describe(removed, types, actions))
     for action in actions:
         event(f"kind {action.kind.value}")
     problem = encoder_disagrees(removed, types, states, actions, harness_for(ruleset))
@@ -741,12 +742,11 @@ def test_every_encoder_model_replays_in_the_interpreter(example):
     replays_in_the_interpreter(CURRENT_HARNESS, example)
 
 
-@COMMANDER_EXAMPLES
-@given(st.sampled_from(COMMANDER_HARNESSES).flatmap(lambda h: st.tuples(st.just(h), constrained_models(h))))
-def test_every_encoder_model_of_a_commander_rule_set_replays_in_the_interpreter(example):
-    h, model = example
-    event(h.ruleset.name)
-    replays_in_the_interpreter(h, model)
+@pytest.mark.parametrize("h", COMMANDER_HARNESSES, ids=lambda h: h.ruleset.name)
+@EACH_OTHER_RULE_SET
+@given(st.data())
+def test_every_encoder_model_of_a_commander_rule_set_replays_in_the_interpreter(h, data):
+    replays_in_the_interpreter(h, data.draw(constrained_models(h), label="model"))
 
 
 def replays_in_the_interpreter(h: Harness, example) -> None:
@@ -777,13 +777,14 @@ def the_model_replays(q: Query, ruleset: RuleSet, depth: int) -> None:
     assert mismatch is None, mismatch
 
 
-@DIFFERENTIAL
-@given(st.sampled_from(PREGAME_BASES).flatmap(lambda base: st.tuples(st.just(base), legal_runs(length=MAX_DEPTH - 1, base=base))), st.integers(0, 2**16))
-def test_every_encoder_model_of_the_2015_pregames_replays_in_the_interpreter(based_run, seed):
+@pytest.mark.parametrize("base", PREGAME_BASES, ids=lambda r: r.name)
+@EACH_OTHER_RULE_SET
+@given(st.data(), st.integers(0, 2**16))
+def test_every_encoder_model_of_the_2015_pregames_replays_in_the_interpreter(base, data, seed):
     """Random models of the mtg-2015-bfz and mtg-2015-commander encodings with the action kinds of
     a legal run fixed (they reach the pregame far more often than free models do), replayed in the
     interpreter."""
-    base, (removed, _, _, actions) = based_run
+    removed, _, _, actions = data.draw(legal_runs(length=MAX_DEPTH - 1, base=base), label="run")
     q = whole_runs(harness_for(base), removed, (), len(actions))
     q.solver.set("random_seed", seed)
     answer = q.check([q.e.step(t).kind == q.e.kind_c[a.kind] for t, a in enumerate(actions)])
