@@ -16,19 +16,27 @@ smaller scope of their own (one deck card, one token slot and one commander per 
 runs that use the owner's choices: `to_command` on a move and the commanders state-based actions
 list (`cards`).
 
-Hypothesis runs 40 examples per direction by default (5 long runs; 20 per direction for the
-Commander rule sets), which keeps the file around a minute on a 2-core machine. The environment variable ZONEPROOF_EXAMPLES sets the number for a
-longer local run:
+Hypothesis runs 200 examples per direction for mtg-current by default, 100 per direction for
+each other rule set (each 2015 pregame, each Commander rule set; the tests are parametrized by rule
+set) and 25 long runs. Examples are cheap because nothing is rebuilt per example: each rule set's
+relation is unrolled and bit-blasted once per session into a solver that is kept (see Relation),
+the removed rules and the number of steps are assumptions, and a run's facts are pushed and popped;
+the run generator tries each action kind in its canonical forms only. With
+test_property_agreement.py the file takes about six minutes with `pytest -n 2` on a shared 2-core
+machine. The environment variable ZONEPROOF_EXAMPLES sets the number for mtg-current (each other
+rule set gets half of it, the long runs an eighth) for a longer local run:
 
-    ZONEPROOF_EXAMPLES=500 pytest -q tests/test_differential.py
+    ZONEPROOF_EXAMPLES=2000 pytest -q -n 2 tests/test_differential.py tests/test_property_agreement.py
 
-A failing example takes minutes to shrink: each one solves a few Z3 queries.
+A failing example takes minutes to shrink: each one solves a few Z3 queries. The kept solver's
+models depend on the queries before as well as on the seed, so a failing encoder -> interpreter
+example shows its decoded run (the numbered steps) and Hypothesis may call it flaky on replay.
 """
 
 from __future__ import annotations
 
-import copy
 import os
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 from itertools import chain, combinations, product
@@ -38,8 +46,9 @@ import z3
 from hypothesis import HealthCheck, event, given, note, settings
 from hypothesis import strategies as st
 
+from zoneproof.check import Unrolling
 from zoneproof.encoder import Encoding
-from zoneproof.interpreter import IllegalAction, World, apply
+from zoneproof.interpreter import MOVES_CARD, NO_CARD, USES_PLAYER, IllegalAction, World, apply, uses_position
 from zoneproof.model import (
     PERSONAL_ZONES,
     PREGAME_ACTIONS,
@@ -59,13 +68,14 @@ from zoneproof.replay import execute, state_difference
 from zoneproof.ruleset import RuleSet, load_ruleset
 
 K = ActionKind
-EXAMPLES = int(os.environ.get("ZONEPROOF_EXAMPLES", "40"))
+EXAMPLES = int(os.environ.get("ZONEPROOF_EXAMPLES", "200"))
 DIFFERENTIAL = settings(
     max_examples=EXAMPLES,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 
+EACH_OTHER_RULE_SET = settings(DIFFERENTIAL, max_examples=max(1, EXAMPLES // 2))  # the pregame bases, the Commander rule sets
 LONG_RUNS = settings(DIFFERENTIAL, max_examples=max(1, EXAMPLES // 8))
 LONG_RUN = 12
 
@@ -86,27 +96,6 @@ def scope(depth: int) -> Scope:
     return Scope(players=2, cards=2, sideboard=1, tokens=1, depth=depth, hand=HAND)
 
 
-@cache
-def encoding(depth: int, base: RuleSet = CURRENT, h: "Harness | None" = None) -> tuple[Encoding, list, list]:
-    """The encoding of mtg-current (or `base`) unrolled to `depth`: (encoding, init() facts, trans(t) facts).
-
-    One encoding serves every subset of removed rules: each rule's constraints are guarded by the
-    rule's literal, and only `rule_values()` depends on which rules are removed (see
-    test_transition_constraints_do_not_depend_on_the_removed_rules)."""
-    if h is not None:  # another rule set of the file (a Commander one), in its own scope
-        e = Encoding(h.ruleset, replace(h.scope, depth=depth))
-        return e, e.init(), list(chain.from_iterable(e.trans(t) for t in range(depth)))
-    e = Encoding(base, scope(depth))
-    return e, e.init(), list(chain.from_iterable(e.trans(t) for t in range(depth)))
-
-
-def rule_values(e: Encoding, ruleset: RuleSet) -> list:
-    """`rule_values()` of the cached encoding, as an encoding of `ruleset` would give them."""
-    view = copy.copy(e)
-    view.ruleset = ruleset
-    return view.rule_values()
-
-
 @dataclass(frozen=True)
 class Harness:
     """What a run is checked against: a rule set of the file (the removed rules are drawn per run),
@@ -123,7 +112,7 @@ class Harness:
 
     @property
     def commanders(self) -> list[int]:
-        return [s.index for s in self.slots if s.is_commander]
+        return commanders_among(self.slots)
 
 
 def harness(ruleset: RuleSet, base: Scope) -> Harness:
@@ -160,11 +149,103 @@ CURRENT_HARNESS = Harness(CURRENT, scope(MAX_DEPTH), SLOTS, START)
 PREGAME_HARNESSES = {b.name: Harness(b, scope(MAX_DEPTH), SLOTS, STARTS[b.name]) for b in PREGAME_BASES}
 COMMANDER_SCOPE = Scope(players=2, cards=2, sideboard=0, tokens=1, depth=MAX_DEPTH)  # one of the two cards is the commander
 COMMANDER_HARNESSES = [harness(load_ruleset(name), COMMANDER_SCOPE) for name in ("mtg-commander", "mtg-commander-2020")]
-COMMANDER_EXAMPLES = settings(DIFFERENTIAL, max_examples=max(1, EXAMPLES // 2))
 
 
 def names_only(h: Harness) -> World:
     return World(h.ruleset, h.slots, tuple(CardType.CREATURE for _ in h.slots), h.scope.players)
+
+
+def harness_for(base: RuleSet) -> Harness:
+    """The harness of mtg-current or of a rule set with a pregame (in the base game's scope)."""
+    return CURRENT_HARNESS if base is CURRENT else PREGAME_HARNESSES[base.name]
+
+
+def names_of(h: Harness) -> World:
+    """A world for state_difference, which needs the slots' names."""
+    return NAMES_ONLY if h.slots == SLOTS else names_only(h)
+
+
+# ---------------------------------------------------------------- the transition relation, built once
+
+
+def solver_holding(e: Encoding, facts: list) -> z3.Solver:
+    """An incremental bit-vector solver (bit-blasted to SAT) holding `facts`. Its decisions take a
+    random phase, so that a query's random_seed gives varied models."""
+    solver = z3.SolverFor("QF_BV", ctx=e.ctx)
+    solver.set("phase", "random")
+    solver.add(facts)
+    return solver
+
+
+@dataclass(frozen=True)
+class Relation:
+    """A harness's transition relation, built and bit-blasted once per session: unrolled to
+    MAX_DEPTH steps from the start of a game (check.Unrolling: each step switched on by a flag) in
+    one solver, and one step from any state (trans(0)) in another. The rules in force and the
+    number of steps taken are assumptions of each query, and a run's facts are pushed and popped,
+    so one solver serves every example. That one encoding serves every subset of removed rules
+    rests on test_transition_constraints_do_not_depend_on_the_removed_rules."""
+
+    unrolling: Unrolling
+    runs: z3.Solver
+    steps: z3.Solver
+
+    @property
+    def e(self) -> Encoding:
+        return self.unrolling.encoding
+
+    def assumptions(self, ruleset: RuleSet, depth: int | None = None) -> list:
+        """The rules in force in `ruleset` (the harness's rule set less some rules), and with
+        `depth` exactly that many steps of the unrolling taken."""
+        active = self.unrolling.active
+        taken = [active[depth - 1]] if depth else []
+        no_more = [z3.Not(active[depth])] if depth is not None and depth < len(active) else []
+        return self.unrolling.rule_assumptions(ruleset) + taken + no_more
+
+
+@cache
+def relation(h: Harness) -> Relation:
+    u = Unrolling(h.ruleset, replace(h.scope, depth=MAX_DEPTH), rules_as_facts=False)
+    return Relation(u, solver_holding(u.encoding, u.facts + u.steps), solver_holding(u.encoding, u.encoding.trans(0)))
+
+
+@dataclass(frozen=True)
+class Query:
+    """Facts about a run asked of a solver that holds the transition relation, under assumptions
+    (the rules in force, the number of steps, the card types)."""
+
+    e: Encoding
+    solver: z3.Solver
+    assumptions: list
+    names: World
+
+    def check(self, extra: list = ()) -> z3.CheckSatResult:
+        answer = self.solver.check(self.assumptions + list(extra))
+        assert answer != z3.unknown, self.solver.reason_unknown()
+        return answer
+
+
+def whole_runs(h: Harness, removed, types, depth: int) -> Query:
+    """Runs of `depth` steps from the start of a game, with `removed` rules removed."""
+    rel = relation(h)
+    return Query(rel.e, rel.runs, rel.assumptions(h.ruleset.without(list(removed)), depth) + rel.e.types_are(types), names_of(h))
+
+
+def single_steps(h: Harness, removed, types) -> Query:
+    """One step, state 0 to state 1, from any state."""
+    rel = relation(h)
+    return Query(rel.e, rel.steps, rel.assumptions(h.ruleset.without(list(removed))) + rel.e.types_are(types), names_of(h))
+
+
+@contextmanager
+def pushed(solver: z3.Solver, facts: list):
+    """`facts` asserted for the duration of the block, then taken back."""
+    solver.push()
+    try:
+        solver.add(facts)
+        yield
+    finally:
+        solver.pop()
 
 
 # ---------------------------------------------------------------- generating legal runs
@@ -241,27 +322,49 @@ def _subsets(cards: list[int]):
 
 
 def plausible_actions(world: World, state: GameState):
-    """Every kind of the rule set with every card slot, player, small n and zone; `order` in the
-    current order of each pile (the caller draws a permutation). Where the scope has commanders,
-    also every owner's choice: `to_command` on a move, and the commanders state-based actions list."""
-    zone_wide = world.on(Behaviour.ZONE_WIDE)
-    commanders = [s.index for s in world.slots if s.is_commander]
-    kinds = [a.kind for a in world.ruleset.actions]
-    for kind in kinds:
-        zones = [None, *Zone] if kind is K.REORDER else [None]
-        for card, player, n, zone in product([None, *range(len(world.slots))], (None, *range(world.players)), range(4), zones):
-            picks = [()]
-            if kind is K.SHUFFLE_HAND_INTO_LIBRARY and not zone_wide and player is not None:
-                picks = _subsets(state.zone_members(Zone.HAND, player))
-            if kind is K.STATE_BASED_ACTIONS and commanders:
-                picks = _subsets(commanders)
-            if kind is K.MULLIGAN and player is not None and card is None and n == 0:  # the new hand
-                picks = _subsets(state.zone_members(Zone.HAND, player) + state.zone_members(Zone.LIBRARY, player))
-            choices = (False, True) if card in commanders else (False,)
-            for cards, to_command in product(picks, choices):
-                action = Action(kind, card=card, player=player, n=n, zone=zone, cards=cards, to_command=to_command)
-                piles = reordered_piles(world, state, action)
-                yield replace(action, order=tuple((key, tuple(pile)) for key, pile in piles.items()))
+    """Every kind of the rule set in each of its canonical forms (see interpreter._check_fields):
+    every card slot if it takes a card, every player if it takes one, every zone for `reorder`, a
+    small n where n places the card; `order` in the current order of each pile (the caller draws a
+    permutation). Where the scope has commanders, also every owner's choice: `to_command` on a
+    move, and the commanders state-based actions list."""
+    for kind in (a.kind for a in world.ruleset.actions):
+        for card, player, zone in card_player_zone(world, kind):
+            for n in range(4) if uses_position(world, Action(kind, card=card, player=player, zone=zone)) else (0,):
+                for cards, to_command in product(listed_cards(world, state, kind, player), owners_choices(world, kind, card)):
+                    action = Action(kind, card=card, player=player, n=n, zone=zone, cards=cards, to_command=to_command)
+                    piles = reordered_piles(world, state, action)
+                    yield replace(action, order=tuple((key, tuple(pile)) for key, pile in piles.items()))
+
+
+def card_player_zone(world: World, kind: ActionKind):
+    """The (card, player, zone) fields `kind` takes: a field it does not use stays None."""
+    cards = [None] if kind in NO_CARD else range(len(world.slots))
+    zones = list(Zone) if kind is K.REORDER else [None]
+    for card, zone in product(cards, zones):
+        takes_player = kind in USES_PLAYER and not (kind is K.REORDER and zone is Zone.STACK)
+        for player in range(world.players) if takes_player else (None,):
+            yield card, player, zone
+
+
+def listed_cards(world: World, state: GameState, kind: ActionKind, player: int | None):
+    """The `cards` lists worth trying: the part of a hand shuffled away (without 400.12), the
+    commanders state-based actions put into the command zone, the new hand of a mulligan."""
+    if kind is K.SHUFFLE_HAND_INTO_LIBRARY and not world.on(Behaviour.ZONE_WIDE):
+        return _subsets(state.zone_members(Zone.HAND, player))
+    if kind is K.STATE_BASED_ACTIONS:
+        return _subsets(commanders_among(world.slots))
+    if kind is K.MULLIGAN:
+        return _subsets(state.zone_members(Zone.HAND, player) + state.zone_members(Zone.LIBRARY, player))
+    return [()]
+
+
+def owners_choices(world: World, kind: ActionKind, card: int | None) -> tuple[bool, ...]:
+    """`to_command`: a move of a commander may put it into the command zone instead."""
+    return (False, True) if kind in MOVES_CARD and card in commanders_among(world.slots) else (False,)
+
+
+def commanders_among(slots) -> list[int]:
+    return [s.index for s in slots if s.is_commander]
 
 
 @lru_cache(maxsize=4096)  # runs share prefixes, shrinking above all; the result is only read
@@ -294,8 +397,8 @@ def legal_runs(draw, length: int = MAX_DEPTH, h: Harness = CURRENT_HARNESS, base
     the greatest length holds every shorter run as a prefix, and a failure names the first step that
     goes wrong (Hypothesis draws short runs far more often than long ones when given the choice).
     `base` names a rule set with a pregame (its harness has the base game's slots)."""
-    if base is not None and base is not CURRENT:
-        h = PREGAME_HARNESSES[base.name]
+    if base is not None:
+        h = harness_for(base)
     removed = draw(removed_rules if h is CURRENT_HARNESS else removed_rules_of(h.ruleset))
     types = draw(card_types(h.slots))
     world = World(h.ruleset.without(list(removed)), h.slots, types, h.scope.players, h.scope.starting_hand)
@@ -329,80 +432,65 @@ def legal_runs(draw, length: int = MAX_DEPTH, h: Harness = CURRENT_HARNESS, base
 # ---------------------------------------------------------------- fixing a run in the encoding
 
 
-def first_rejected_step(e: Encoding, base: list, states: list[GameState], actions: list[Action]) -> int | None:
+def run_facts(e: Encoding, states: list[GameState], actions: list[Action], fixed_states) -> list:
+    """Facts fixing every action of a run and the states numbered in `fixed_states`."""
+    return [f for t in fixed_states for f in e.state_is(t, states[t])] + [f for t, a in enumerate(actions) for f in e.action_is(t, a)]
+
+
+def first_rejected_step(q: Query, states: list[GameState], actions: list[Action]) -> int | None:
     """The first step the encoder does not admit (1-based), or None when it admits the whole run."""
-    solver = z3.Solver(ctx=e.ctx)
-    solver.add(base)
-    solver.add(e.state_is(0, states[0]))
-    for t, action in enumerate(actions):
-        solver.add(e.action_is(t, action) + e.state_is(t + 1, states[t + 1]))
-        if solver.check() != z3.sat:
-            return t + 1
+    with pushed(q.solver, q.e.state_is(0, states[0])):
+        for t, action in enumerate(actions):
+            q.solver.add(q.e.action_is(t, action) + q.e.state_is(t + 1, states[t + 1]))
+            if q.check() != z3.sat:
+                return t + 1
     return None
 
 
-def rejection(e: Encoding, base: list, states: list[GameState], actions: list[Action], names: World = NAMES_ONLY) -> str:
+def rejection(q: Query, states: list[GameState], actions: list[Action]) -> str:
     """Which step of the run the encoder rejects, and what it would make of that step instead."""
-    step = first_rejected_step(e, base, states, actions)
+    step = first_rejected_step(q, states, actions)
     assert step is not None, "the encoder admits every step on its own but not the whole run"
-    solver = z3.Solver(ctx=e.ctx)
-    solver.add(base + [f for t in range(step) for f in e.state_is(t, states[t])])
-    solver.add([f for t in range(step) for f in e.action_is(t, actions[t])])
     problem = f"the encoder rejects step {step} ({actions[step - 1]}) of a legal interpreter run"
-    if solver.check() != z3.sat:
-        return f"{problem}: it allows no step with these fields from the state before it"
-    _, decoded, _ = e.decode(solver.model(), step)
-    difference = state_difference(names, decoded[step], states[step])
+    with pushed(q.solver, run_facts(q.e, states, actions[:step], range(step))):
+        if q.check() != z3.sat:
+            return f"{problem}: it allows no step with these fields from the state before it"
+        _, decoded, _ = q.e.decode(q.solver.model(), step)
+    difference = state_difference(q.names, decoded[step], states[step])
     return f"{problem}; from the same state the encoder goes to one (the trace) where {difference}"
 
 
 RECORDS_ORDER = {K.SHUFFLE, K.REORDER, K.SHUFFLE_HAND_INTO_LIBRARY, K.MULLIGAN, K.KEEP}  # keep: 903.8 shuffles the set-aside cards back
 
 
-def other_outcome(e: Encoding, base: list, states: list[GameState], actions: list[Action], names: World = NAMES_ONLY) -> str | None:
+def other_outcome(q: Query, states: list[GameState], actions: list[Action]) -> str | None:
     """An outcome of the actions, other than the interpreter's, that the encoder allows; None when
     the interpreter's states are the only ones. The action fields determine the states except for
     the new order of a shuffle or rearrangement (recorded in `order`, which the encoder does not
     have), so those states are fixed."""
-    solver = z3.Solver(ctx=e.ctx)
-    solver.add(base + e.state_is(0, states[0]))
-    for t, action in enumerate(actions):
-        solver.add(e.action_is(t, action))
-        if action.kind in RECORDS_ORDER:
-            solver.add(e.state_is(t + 1, states[t + 1]))
-    solver.add(z3.Or([z3.Not(z3.And(e.state_is(t, states[t]))) for t in range(1, len(states))]))
-    if solver.check() == z3.unsat:
-        return None
-    _, decoded, _ = e.decode(solver.model(), len(actions))
+    e = q.e
+    orders = [t + 1 for t, action in enumerate(actions) if action.kind in RECORDS_ORDER]
+    elsewhere = z3.Or([z3.Not(z3.And(e.state_is(t, states[t]))) for t in range(1, len(states))])
+    with pushed(q.solver, run_facts(e, states, actions, [0, *orders]) + [elsewhere]):
+        if q.check() == z3.unsat:
+            return None
+        _, decoded, _ = e.decode(q.solver.model(), len(actions))
     for t in range(1, len(states)):
-        difference = state_difference(names, decoded[t], states[t])
+        difference = state_difference(q.names, decoded[t], states[t])
         if difference:
             return f"after step {t} ({actions[t - 1]}) the encoder also allows a state (the trace) where {difference}"
     raise AssertionError("the model differs from the run in no state")
 
 
-def encoder_disagrees(removed, types, states: list[GameState], actions: list[Action], h: Harness = CURRENT_HARNESS,
-                      ruleset: RuleSet | None = None) -> str | None:
+def encoder_disagrees(removed, types, states: list[GameState], actions: list[Action], h: Harness = CURRENT_HARNESS) -> str | None:
     """None when the encoder admits exactly the interpreter's run from the start of a game, else
-    what it gets wrong: a step it rejects, or another outcome it allows. `ruleset` names a rule set
-    with a pregame, checked in the base game's scope."""
-    if ruleset is not None and ruleset is not CURRENT:
-        h = PREGAME_HARNESSES[ruleset.name]
-        e, init, trans = encoding(len(actions), ruleset)
-        names = NAMES_ONLY
-    else:
-        e, init, trans = encoding(len(actions), h=None if h is CURRENT_HARNESS else h)
-        names = NAMES_ONLY if h is CURRENT_HARNESS else names_only(h)
-    base = init + trans + rule_values(e, h.ruleset.without(list(removed))) + e.types_are(types)
-    solver = z3.Solver(ctx=e.ctx)
-    solver.add(base)
-    for t, state in enumerate(states):
-        solver.add(e.state_is(t, state))
-    for t, action in enumerate(actions):
-        solver.add(e.action_is(t, action))
-    if solver.check() != z3.sat:
-        return rejection(e, base, states, actions, names)
-    return other_outcome(e, base, states, actions, names)
+    what it gets wrong: a step it rejects, or another outcome it allows."""
+    q = whole_runs(h, removed, types, len(actions))
+    with pushed(q.solver, run_facts(q.e, states, actions, range(len(states)))):
+        admitted = q.check() == z3.sat
+    if not admitted:
+        return rejection(q, states, actions)
+    return other_outcome(q, states, actions)
 
 
 # ---------------------------------------------------------------- interpreter -> encoder
@@ -423,11 +511,11 @@ def test_the_encoder_admits_exactly_every_legal_interpreter_run(run):
     assert problem is None, problem
 
 
-@COMMANDER_EXAMPLES
-@given(st.sampled_from(COMMANDER_HARNESSES).flatmap(lambda h: st.tuples(st.just(h), legal_runs(h=h))))
-def test_the_encoder_admits_exactly_every_legal_interpreter_run_of_a_commander_rule_set(example):
-    h, (removed, types, states, actions) = example
-    event(h.ruleset.name)
+@pytest.mark.parametrize("h", COMMANDER_HARNESSES, ids=lambda h: h.ruleset.name)
+@EACH_OTHER_RULE_SET
+@given(st.data())
+def test_the_encoder_admits_exactly_every_legal_interpreter_run_of_a_commander_rule_set(h, data):
+    removed, types, states, actions = data.draw(legal_runs(h=h), label="run")
     for action in actions:
         if action.to_command or action.cards and action.kind is K.STATE_BASED_ACTIONS:
             event(f"owner's choice: {action.kind.value}")
@@ -436,14 +524,15 @@ def test_the_encoder_admits_exactly_every_legal_interpreter_run_of_a_commander_r
     assert problem is None, problem
 
 
-@DIFFERENTIAL
-@given(st.sampled_from(PREGAME_BASES).flatmap(lambda base: st.tuples(st.just(base), legal_runs(base=base))))
-def test_the_encoder_admits_exactly_every_legal_interpreter_run_with_the_2015_pregames(based_run):
-    ruleset, (removed, types, states, actions) = based_run
-    note(f"rule set: {ruleset.name}\n" + describe(removed, types, actions))
+@pytest.mark.parametrize("ruleset", PREGAME_BASES, ids=lambda r: r.name)
+@EACH_OTHER_RULE_SET
+@given(st.data())
+def test_the_encoder_admits_exactly_every_legal_interpreter_run_with_the_2015_pregames(ruleset, data):
+    removed, types, states, actions = data.draw(legal_runs(base=ruleset), label="run")
+    note(describe(removed, types, actions))
     for action in actions:
         event(f"kind {action.kind.value}")
-    problem = encoder_disagrees(removed, types, states, actions, ruleset=ruleset)
+    problem = encoder_disagrees(removed, types, states, actions, harness_for(ruleset))
     assert problem is None, problem
 
 
@@ -458,17 +547,11 @@ def test_the_encoder_admits_exactly_every_step_of_long_interpreter_runs(based_ru
     note(f"rule set: {ruleset.name}\n" + describe(removed, types, actions))
     for action in actions:
         event(f"kind {action.kind.value}")
-    e, _, trans = encoding(1, ruleset)
-    base = trans + rule_values(e, ruleset.without(list(removed))) + e.types_are(types)
-    solver = z3.Solver(ctx=e.ctx)
-    solver.add(base)
+    q = single_steps(harness_for(ruleset), removed, types)
     for t, action in enumerate(actions):
-        solver.push()
-        solver.add(e.state_is(0, states[t]) + e.action_is(0, action) + e.state_is(1, states[t + 1]))
-        admitted = solver.check() == z3.sat
-        solver.pop()
-        assert admitted, f"step {t + 1}: " + rejection(e, base, states[t:t + 2], [action])
-        problem = other_outcome(e, base, states[t:t + 2], [action])
+        step = states[t:t + 2]
+        assert first_rejected_step(q, step, [action]) is None, f"step {t + 1}: " + rejection(q, step, [action])
+        problem = other_outcome(q, step, [action])
         assert problem is None, f"step {t + 1}: {problem}"
 
 
@@ -667,76 +750,73 @@ def test_every_encoder_model_replays_in_the_interpreter(example):
     replays_in_the_interpreter(CURRENT_HARNESS, example)
 
 
-@COMMANDER_EXAMPLES
-@given(st.sampled_from(COMMANDER_HARNESSES).flatmap(lambda h: st.tuples(st.just(h), constrained_models(h))))
-def test_every_encoder_model_of_a_commander_rule_set_replays_in_the_interpreter(example):
-    h, model = example
-    event(h.ruleset.name)
-    replays_in_the_interpreter(h, model)
+@pytest.mark.parametrize("h", COMMANDER_HARNESSES, ids=lambda h: h.ruleset.name)
+@EACH_OTHER_RULE_SET
+@given(st.data())
+def test_every_encoder_model_of_a_commander_rule_set_replays_in_the_interpreter(h, data):
+    replays_in_the_interpreter(h, data.draw(constrained_models(h), label="model"))
 
 
 def replays_in_the_interpreter(h: Harness, example) -> None:
     removed, depth, extra, seed = example
-    ruleset = h.ruleset.without(list(removed))
-    e, init, trans = encoding(depth, h=None if h is CURRENT_HARNESS else h)
-    solver = z3.Solver(ctx=e.ctx)
-    solver.set("random_seed", seed)
-    solver.add(init + trans + rule_values(e, ruleset))
+    q = whole_runs(h, removed, (), depth)
+    q.solver.set("random_seed", seed)
     # Extra constraints that leave no model are dropped from the last one back; with none left
     # the unrolled relation must have a model (shuffle is always possible).
     while True:
-        answer = solver.check([extra_fact(e, c) for c in extra])
-        assert answer != z3.unknown, solver.reason_unknown()
+        answer = q.check([extra_fact(q.e, c) for c in extra])
         if answer == z3.sat or not extra:
             break
         extra = extra[:-1]
     assert answer == z3.sat, "the unrolled transition relation has no model"
     event(f"extra constraints kept: {len(extra)}")
-    decoded_types, states, actions = e.decode(solver.model(), depth)
-    note(describe(removed, decoded_types, actions, e.slots))
+    the_model_replays(q, h.ruleset.without(list(removed)), depth)
+
+
+def the_model_replays(q: Query, ruleset: RuleSet, depth: int) -> None:
+    """The solver's model, decoded, replays in the interpreter under `ruleset`, which must reach
+    every recorded state."""
+    decoded_types, states, actions = q.e.decode(q.solver.model(), depth)
+    note(describe(ruleset.removed, decoded_types, actions, q.e.slots))
     for action in actions:
         event(f"kind {action.kind.value}{' to_command' if action.to_command else ''}{' cards' if action.cards else ''}")
-    world = World(ruleset, e.slots, decoded_types, e.players, e.hand)
+    world = World(ruleset, q.e.slots, decoded_types, q.e.players, q.e.hand)
     _, mismatch = execute(world, states[0], actions, recorded=states[1:])
     assert mismatch is None, mismatch
 
 
-@DIFFERENTIAL
-@given(st.sampled_from(PREGAME_BASES).flatmap(lambda base: st.tuples(st.just(base), legal_runs(length=MAX_DEPTH - 1, base=base))), st.integers(0, 2**16))
-def test_every_encoder_model_of_the_2015_pregames_replays_in_the_interpreter(based_run, seed):
+@pytest.mark.parametrize("base", PREGAME_BASES, ids=lambda r: r.name)
+@EACH_OTHER_RULE_SET
+@given(st.data(), st.integers(0, 2**16))
+def test_every_encoder_model_of_the_2015_pregames_replays_in_the_interpreter(base, data, seed):
     """Random models of the mtg-2015-bfz and mtg-2015-commander encodings with the action kinds of
     a legal run fixed (they reach the pregame far more often than free models do), replayed in the
     interpreter."""
-    base, (removed, _, _, actions) = based_run
-    ruleset = base.without(list(removed))
-    e, init, trans = encoding(len(actions), base)
-    solver = z3.Solver(ctx=e.ctx)
-    solver.set("random_seed", seed)
-    solver.add(init + trans + rule_values(e, ruleset))
-    answer = solver.check([e.step(t).kind == e.kind_c[a.kind] for t, a in enumerate(actions)])
+    removed, _, _, actions = data.draw(legal_runs(length=MAX_DEPTH - 1, base=base), label="run")
+    q = whole_runs(harness_for(base), removed, (), len(actions))
+    q.solver.set("random_seed", seed)
+    answer = q.check([q.e.step(t).kind == q.e.kind_c[a.kind] for t, a in enumerate(actions)])
     assert answer == z3.sat, "the kinds of a legal interpreter run have no model"
-    decoded_types, states, decoded = e.decode(solver.model(), len(actions))
-    note(describe(removed, decoded_types, decoded))
-    world = World(ruleset, e.slots, decoded_types, e.players, e.hand)
-    _, mismatch = execute(world, states[0], decoded, recorded=states[1:])
-    assert mismatch is None, mismatch
+    the_model_replays(q, base.without(list(removed)), len(actions))
 
 
 # ---------------------------------------------------------------- the harness itself
 
 
 def test_transition_constraints_do_not_depend_on_the_removed_rules():
-    """The premise of the per-depth encoding cache: only rule_values() differs between rule sets."""
+    """The premise of building each harness's relation once: the rule literals' values are all
+    that differs between rule sets with different rules removed, and the assumptions give them."""
     removed = ["400.3", "400.7", "401.7", "111.8", "400.12"]
     full, partial = Encoding(CURRENT, scope(1)), Encoding(CURRENT.without(removed), scope(1))
     assert [f.sexpr() for f in full.init() + full.trans(0)] == [f.sexpr() for f in partial.init() + partial.trans(0)]
-    assert [f.sexpr() for f in rule_values(full, CURRENT.without(removed))] == [f.sexpr() for f in partial.rule_values()]
+    assumed = relation(CURRENT_HARNESS).assumptions(CURRENT.without(removed))
+    assert [f.sexpr() for f in assumed] == [f.sexpr() for f in partial.rule_values()]
 
 
 def test_the_start_state_is_the_encoders_initial_state():
     assert [s.name for s in SLOTS] == ["A1", "A2", "A-sb1", "A-tok1", "B1", "B2", "B-sb1", "B-tok1"]
     assert (A1, A2, A_SB, A_TOK, B1, B2, B_SB, B_TOK) == tuple(range(8))
-    e, _, _ = encoding(1)
+    e = relation(CURRENT_HARNESS).e
     solver = z3.Solver(ctx=e.ctx)
     solver.add(e.init() + e.state_is(0, START))
     assert solver.check() == z3.sat
@@ -783,10 +863,9 @@ def test_the_harness_rejects_a_run_the_interpreter_did_not_make():
     after_draw = apply(world, START, draw_a1).state
     after_mill = apply(world, after_draw, mill_a2).state
     a2_tapped = GameState(tuple(o.moved(tapped=True) if c == A2 else o for c, o in enumerate(after_mill.objects)))
-    e, init, trans = encoding(2)
-    base = init + trans + rule_values(e, CURRENT) + e.types_are(world.card_types)
-    assert first_rejected_step(e, base, [START, after_draw, after_mill], [draw_a1, mill_a2]) is None
-    assert first_rejected_step(e, base, [START, after_draw, a2_tapped], [draw_a1, mill_a2]) == 2
+    q = whole_runs(CURRENT_HARNESS, (), world.card_types, 2)
+    assert first_rejected_step(q, [START, after_draw, after_mill], [draw_a1, mill_a2]) is None
+    assert first_rejected_step(q, [START, after_draw, a2_tapped], [draw_a1, mill_a2]) == 2
 
 
 @pytest.mark.parametrize("removed", [(), ("400.3",), ("400.12",), ("111.8",), ("111.8", "400.3", "400.12")])
