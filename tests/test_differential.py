@@ -134,7 +134,7 @@ def harness(ruleset: RuleSet, base: Scope) -> Harness:
         p: sorted((s.index for s in slots if s.owner == p and s.kind is SlotKind.CARD), key=e.start_position)
         for p in range(sc.players)
     }
-    return Harness(ruleset, sc, slots, initial_state(slots, decks))
+    return Harness(ruleset, sc, slots, initial_state(slots, decks, pregame_players=sc.players if ruleset.has_pregame else 0))
 
 
 SLOTS = slots_for(scope(MAX_DEPTH))
@@ -164,7 +164,7 @@ COMMANDER_EXAMPLES = settings(DIFFERENTIAL, max_examples=max(1, EXAMPLES // 2))
 
 
 def names_only(h: Harness) -> World:
-    return World(h.ruleset, h.slots, tuple(CardType.CREATURE for _ in h.slots), h.scope.players)
+    return World(h.ruleset, h.slots, tuple(CardType.CREATURE for _ in h.slots), h.scope.players, h.scope.starting_hand)
 
 
 # ---------------------------------------------------------------- generating legal runs
@@ -600,7 +600,7 @@ COMMANDER_SCENARIOS = [
 
 @pytest.mark.parametrize("h, removed, actions", [pytest.param(*s[1:], id=s[0]) for s in COMMANDER_SCENARIOS])
 def test_the_encoder_admits_exactly_the_commander_scenarios(h, removed, actions):
-    world = World(h.ruleset.without(list(removed)), h.slots, tuple(CardType.CREATURE for _ in h.slots), h.scope.players)
+    world = World(h.ruleset.without(list(removed)), h.slots, tuple(CardType.CREATURE for _ in h.slots), h.scope.players, h.scope.starting_hand)
     states = [h.start]
     for action in actions:
         states.append(apply(world, states[-1], action).state)
@@ -747,7 +747,7 @@ def test_the_start_state_is_the_encoders_initial_state():
 def test_the_run_generator_offers_the_owners_choices(h):
     """From a commander on the battlefield the generator offers the replaced moves its rule set
     allows, and after it is destroyed (today's rules) the state-based action that lists it."""
-    world = World(h.ruleset, h.slots, tuple(CardType.CREATURE for _ in h.slots), h.scope.players)
+    world = World(h.ruleset, h.slots, tuple(CardType.CREATURE for _ in h.slots), h.scope.players, h.scope.starting_hand)
     state = h.start
     for action in ON_BATTLEFIELD:
         state = apply(world, state, action).state

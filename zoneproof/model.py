@@ -78,6 +78,7 @@ class ActionKind(str, Enum):
     KEEP = "keep"
     BOTTOM = "bottom"
     POST_MULLIGAN_LOOK = "post_mulligan_look"
+    OPENING_HAND_ACTION = "opening_hand_action"  # 103.6: a card of an opening hand onto the battlefield (a Leyline)
 
 
 class Behaviour(str, Enum):
@@ -121,6 +122,8 @@ class Behaviour(str, Enum):
     MULLIGAN_PARTIAL_PARIS = "mulligan-partial-paris"  # 903.8 (Commander until 2016): set aside part of the hand, draw one fewer
     MULLIGAN_RETURN_SET_ASIDE = "mulligan-return-set-aside"  # 903.8: on keeping, the cards set aside are shuffled back
     DOCUMENTED = "documented"  # a rule the model records but that constrains no transition
+    OPENING_HAND_ACTIONS = "opening-hand-actions"  # 103.6: once every player has kept, cards of opening hands may act
+    OPENING_HAND_AFTER_LOOK = "opening-hand-after-look"  # 103.6 (BFZ): only once the mulligan process, the look included, is complete
 
 
 # Where a move into a library puts the card: 0 is the bottom, n >= 1 is n-th from the top.
@@ -232,6 +235,7 @@ MAX_COUNTERS = 2
 # declares none of them has no pregame and no per-player state (GameState.players is empty).
 PREGAME_ACTIONS = (
     ActionKind.DRAW_HAND, ActionKind.MULLIGAN, ActionKind.KEEP, ActionKind.BOTTOM, ActionKind.POST_MULLIGAN_LOOK,
+    ActionKind.OPENING_HAND_ACTION,
 )
 
 
