@@ -772,6 +772,11 @@ def test_the_run_generator_reaches_every_kind():
                 following.setdefault(kind, []).extend(apply(world, state, a).state for a in actions[:2])
         # every kind keeps some of its states (the pregame kinds come last in the order of kinds)
         frontier = [state for states in following.values() for state in states[:2]]
+    # the opening-hand action (103.6) needs both players to have kept: five steps, past the three rounds
+    kept = START
+    for step in (Action(K.DRAW_HAND, player=A), Action(K.DRAW_HAND, player=B), Action(K.KEEP, player=A), Action(K.KEEP, player=B)):
+        kept = apply(world, kept, step).state
+    seen |= set(legal_actions(world, kept))
     assert seen == {a.kind for a in CURRENT.actions}
 
 
