@@ -811,7 +811,8 @@ class _Step:
         c, o = self.target()
         p, ps = self.player_state()
         refusal = look_refusal(self.world.ruleset, self.before, p, self.world.hand)
-        self.require(refusal is None, refusal or "")
+        if refusal:
+            raise IllegalAction(refusal)
         self.cite(self.world.on(Behaviour.MULLIGAN_LOOK))
         self.cite(self.world.on(Behaviour.MULLIGAN_LOOK_SMALLER))
         self.require(c == self.top_of_library(p), f"{self.name(c)} is not the top card of {PLAYER_NAMES[p]}'s library")
