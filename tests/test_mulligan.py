@@ -156,6 +156,7 @@ def test_under_the_new_103_6_an_opening_hand_action_waits_for_the_look_and_ends_
     w, start = world(BFZ)
     smaller = run(w, start, Action(K.DRAW_HAND, player=0), mulligan((A3,), (A1, A2)), Action(K.KEEP, player=0))
     assert may_look(BFZ, smaller, 0, 2)
+    assert not may_look(BFZ, run(w, smaller, Action(K.DRAW, card=A1, player=0)), 0, 2)  # the game has started: no look any more
     with pytest.raises(IllegalAction, match="A may still look"):
         apply(w, smaller, Action(K.OPENING_HAND_ACTION, card=A3, player=0))
     looked = run(w, smaller, Action(K.POST_MULLIGAN_LOOK, card=A1, player=0, n=1))  # declining: the card stays on top

@@ -1185,6 +1185,7 @@ class Encoding:
         s = self.state(t)
         return z3.And(
             self.on(Behaviour.MULLIGAN_LOOK),
+            z3.Not(s.started),
             self.all_of(s.player("kept", q) for q in range(self.players)),
             z3.Not(self.player_of(s, "looked", player)),
             z3.Implies(self.on(Behaviour.MULLIGAN_LOOK_SMALLER), self.size_of(t, Zone.HAND, player) < self.hand),

@@ -853,6 +853,8 @@ def look_refusal(ruleset: RuleSet, state: GameState, player: int, hand: int) -> 
     rule = ruleset.active(Behaviour.MULLIGAN_LOOK)
     if rule is None or not state.players:
         return "no rule in force lets a player look at the top card after the mulligans"
+    if state.started:
+        return "the game has started: the pregame is over"
     if not all(q.kept for q in state.players):
         return "a player looks only after every player has kept an opening hand"
     if state.players[player].looked:
