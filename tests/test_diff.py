@@ -109,7 +109,7 @@ def test_the_vancouver_mulligan_lets_the_library_change_without_a_shuffle(run, t
     scope = ("--players", "1", "--cards", "2", "--hand", "1", "--sideboard", "0", "--tokens", "0", "--depth", "4")
     code, out, err = run("diff", "mtg-2015-origins", "mtg-2015-bfz", "-p", "mulligan-hand-size", *scope)
     assert code == 1 and err == "", out
-    assert "103.4.look         mtg-2015-origins: not in the file" in out
+    assert re.search(r"\n  103\.4\.look +mtg-2015-origins: not in the file", out), out
     assert "actions only under mtg-2015-bfz: post_mulligan_look" in out
     assert "post_mulligan_look: allowed by mtg-2015-bfz, not by mtg-2015-origins (4 steps)" in out
     assert "has no action 'post_mulligan_look'" in out
@@ -118,6 +118,24 @@ def test_the_vancouver_mulligan_lets_the_library_change_without_a_shuffle(run, t
     scenarios = sorted((tmp_path / "counterexamples").glob("*.scenario.toml"))
     assert [p.name for p in scenarios] == [
         "mtg-2015-bfz--allows-post_mulligan_look.scenario.toml", "mtg-2015-origins--refuses-post_mulligan_look.scenario.toml",
+    ]
+    code, ran, _ = run("run", *map(str, scenarios))
+    assert code == 0 and "2 scenarios: 2 passed, 0 failed" in ran, ran
+
+
+def test_the_new_103_6_refuses_an_opening_hand_action_while_a_player_may_still_look(run, tmp_path):
+    """Under mtg-2015-origins an opening-hand action comes once every player has kept; under
+    mtg-2015-bfz (103.6.process-complete) not while a player may still look. No verdict flips: under
+    Origins nobody may look, so opening-hand-actions holds under both."""
+    scope = ("--players", "1", "--cards", "3", "--sideboard", "0", "--tokens", "0", "--depth", "4")
+    code, out, err = run("diff", "mtg-2015-origins", "mtg-2015-bfz", "-p", "opening-hand-actions", *scope)
+    assert code == 1 and err == "", out
+    assert re.search(r"\n  opening-hand-actions +holds +holds\n", out), out
+    assert "opening_hand_action: allowed by mtg-2015-origins, not by mtg-2015-bfz (4 steps)" in out
+    assert "the mulligan process is not complete: A may still look at the top card (103.6.process-complete)" in out
+    scenarios = sorted((tmp_path / "counterexamples").glob("*opening_hand_action.scenario.toml"))
+    assert [p.name for p in scenarios] == [
+        "mtg-2015-bfz--refuses-opening_hand_action.scenario.toml", "mtg-2015-origins--allows-opening_hand_action.scenario.toml",
     ]
     code, ran, _ = run("run", *map(str, scenarios))
     assert code == 0 and "2 scenarios: 2 passed, 0 failed" in ran, ran

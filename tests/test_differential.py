@@ -123,7 +123,7 @@ def harness(ruleset: RuleSet, base: Scope) -> Harness:
         p: sorted((s.index for s in slots if s.owner == p and s.kind is SlotKind.CARD), key=e.start_position)
         for p in range(sc.players)
     }
-    return Harness(ruleset, sc, slots, initial_state(slots, decks))
+    return Harness(ruleset, sc, slots, initial_state(slots, decks, pregame_players=sc.players if ruleset.has_pregame else 0))
 
 
 SLOTS = slots_for(scope(MAX_DEPTH))
@@ -152,7 +152,7 @@ COMMANDER_HARNESSES = [harness(load_ruleset(name), COMMANDER_SCOPE) for name in 
 
 
 def names_only(h: Harness) -> World:
-    return World(h.ruleset, h.slots, tuple(CardType.CREATURE for _ in h.slots), h.scope.players)
+    return World(h.ruleset, h.slots, tuple(CardType.CREATURE for _ in h.slots), h.scope.players, h.scope.starting_hand)
 
 
 def harness_for(base: RuleSet) -> Harness:
@@ -683,7 +683,7 @@ COMMANDER_SCENARIOS = [
 
 @pytest.mark.parametrize("h, removed, actions", [pytest.param(*s[1:], id=s[0]) for s in COMMANDER_SCENARIOS])
 def test_the_encoder_admits_exactly_the_commander_scenarios(h, removed, actions):
-    world = World(h.ruleset.without(list(removed)), h.slots, tuple(CardType.CREATURE for _ in h.slots), h.scope.players)
+    world = World(h.ruleset.without(list(removed)), h.slots, tuple(CardType.CREATURE for _ in h.slots), h.scope.players, h.scope.starting_hand)
     states = [h.start]
     for action in actions:
         states.append(apply(world, states[-1], action).state)
@@ -827,7 +827,7 @@ def test_the_start_state_is_the_encoders_initial_state():
 def test_the_run_generator_offers_the_owners_choices(h):
     """From a commander on the battlefield the generator offers the replaced moves its rule set
     allows, and after it is destroyed (today's rules) the state-based action that lists it."""
-    world = World(h.ruleset, h.slots, tuple(CardType.CREATURE for _ in h.slots), h.scope.players)
+    world = World(h.ruleset, h.slots, tuple(CardType.CREATURE for _ in h.slots), h.scope.players, h.scope.starting_hand)
     state = h.start
     for action in ON_BATTLEFIELD:
         state = apply(world, state, action).state
@@ -852,6 +852,11 @@ def test_the_run_generator_reaches_every_kind():
                 following.setdefault(kind, []).extend(apply(world, state, a).state for a in actions[:2])
         # every kind keeps some of its states (the pregame kinds come last in the order of kinds)
         frontier = [state for states in following.values() for state in states[:2]]
+    # the opening-hand action (103.6) needs both players to have kept: five steps, past the three rounds
+    kept = START
+    for step in (Action(K.DRAW_HAND, player=A), Action(K.DRAW_HAND, player=B), Action(K.KEEP, player=A), Action(K.KEEP, player=B)):
+        kept = apply(world, kept, step).state
+    seen |= set(legal_actions(world, kept))
     assert seen == {a.kind for a in CURRENT.actions}
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from zoneproof.check import Verdict, check_properties
 from zoneproof.evaluate import evaluate_concrete
-from zoneproof.interpreter import IllegalAction, World, apply, check_initial
+from zoneproof.interpreter import IllegalAction, World, apply, check_initial, may_look
 from zoneproof.model import Action, ActionKind, CardType, GameState, PlayerState, Scope, Zone, initial_state, slots_for
 from zoneproof.properties import stock_properties
 from zoneproof.ruleset import load_ruleset
@@ -132,6 +132,47 @@ def test_mulligan_conserves_catches_a_mulligan_that_loses_a_card():
     assert not evaluate_concrete(prop, w.slots, w.card_types, drawn, action, lost, players=1)
 
 
+def test_an_opening_hand_action_comes_once_every_player_has_kept_and_puts_a_permanent_onto_the_battlefield():
+    w, start = world(ORIGINS, players=2)
+    drawn = run(w, start, Action(K.DRAW_HAND, player=0), Action(K.DRAW_HAND, player=1), Action(K.KEEP, player=0))
+    with pytest.raises(IllegalAction, match="once every player has kept"):
+        apply(w, drawn, Action(K.OPENING_HAND_ACTION, card=A1, player=0))
+    kept = run(w, drawn, Action(K.KEEP, player=1))
+    with pytest.raises(IllegalAction, match="not in B's hand"):
+        apply(w, kept, Action(K.OPENING_HAND_ACTION, card=A1, player=1))
+    outcome = apply(w, kept, Action(K.OPENING_HAND_ACTION, card=A1, player=0))
+    leyline = outcome.state.objects[A1]
+    assert (leyline.zone, leyline.controller, leyline.gen) == (Zone.BATTLEFIELD, 0, kept.objects[A1].gen + 1)
+    assert "103.6" in outcome.rules and not outcome.state.started  # still the pregame
+    w_bolt = World(ORIGINS, w.slots, tuple(CardType.INSTANT for _ in w.slots), 2, 2)
+    with pytest.raises(IllegalAction, match="not a permanent card"):
+        apply(w_bolt, kept, Action(K.OPENING_HAND_ACTION, card=A1, player=0))
+    w_without, _ = world(ORIGINS.without(["103.6"]), players=2)
+    with pytest.raises(IllegalAction, match="no rule in force"):
+        apply(w_without, kept, Action(K.OPENING_HAND_ACTION, card=A1, player=0))
+
+
+def test_under_the_new_103_6_an_opening_hand_action_waits_for_the_look_and_ends_it():
+    w, start = world(BFZ)
+    smaller = run(w, start, Action(K.DRAW_HAND, player=0), mulligan((A3,), (A1, A2)), Action(K.KEEP, player=0))
+    assert may_look(BFZ, smaller, 0, 2)
+    assert not may_look(BFZ, run(w, smaller, Action(K.DRAW, card=A1, player=0)), 0, 2)  # the game has started: no look any more
+    with pytest.raises(IllegalAction, match="A may still look"):
+        apply(w, smaller, Action(K.OPENING_HAND_ACTION, card=A3, player=0))
+    looked = run(w, smaller, Action(K.POST_MULLIGAN_LOOK, card=A1, player=0, n=1))  # declining: the card stays on top
+    assert not may_look(BFZ, looked, 0, 2)
+    assert run(w, looked, Action(K.OPENING_HAND_ACTION, card=A3, player=0)).objects[A3].zone is Zone.BATTLEFIELD
+    # a full hand may not look; an opening-hand action then makes it smaller, and the look is still over
+    full = run(w, start, Action(K.DRAW_HAND, player=0), Action(K.KEEP, player=0), Action(K.OPENING_HAND_ACTION, card=A1, player=0))
+    with pytest.raises(IllegalAction, match="the mulligan process is complete"):
+        apply(w, full, Action(K.POST_MULLIGAN_LOOK, card=A3, player=0))
+    # the old text (103.6.process-complete removed): the action may come first, and the look after it
+    old = BFZ.without(["103.6.process-complete"])
+    w_old, _ = world(old)
+    acted = run(w_old, smaller, Action(K.OPENING_HAND_ACTION, card=A3, player=0))
+    assert may_look(old, acted, 0, 2) and run(w_old, acted, Action(K.POST_MULLIGAN_LOOK, card=A1, player=0, n=0)).players[0].looked
+
+
 COMMANDER = load_ruleset("mtg-2015-commander")
 
 
@@ -162,11 +203,34 @@ def test_the_commander_mulligan_sets_cards_aside_and_shuffles_them_back_on_keepi
     assert {paris.objects[c].zone for c in (A1, A2)} == {Zone.LIBRARY}
 
 
+COMMANDER_BFZ = load_ruleset("mtg-2015-commander-bfz")
+
+
+def test_the_new_commander_mulligan_looks_at_the_top_card_after_the_set_aside_cards_are_shuffled_back():
+    w, start = world(COMMANDER_BFZ)
+    once = run(w, start, Action(K.DRAW_HAND, player=0), Action(K.MULLIGAN, player=0, cards=(A1,)))
+    with pytest.raises(IllegalAction, match="after every player has kept"):
+        apply(w, once, Action(K.POST_MULLIGAN_LOOK, card=A3, player=0))
+    kept = run(w, once, Action(K.KEEP, player=0, order=(("library/A", (A2, A3)),)))
+    looked = run(w, kept, Action(K.POST_MULLIGAN_LOOK, card=A2, player=0, n=0))
+    assert [looked.objects[c].pos for c in (A2, A3)] == [0, 1] and looked.objects[A2].gen == kept.objects[A2].gen
+    full = run(w, start, Action(K.DRAW_HAND, player=0), Action(K.KEEP, player=0))
+    with pytest.raises(IllegalAction, match="not smaller than the starting hand size"):
+        apply(w, full, Action(K.POST_MULLIGAN_LOOK, card=A3, player=0))
+    w_old, _ = world(COMMANDER_BFZ.without(["903.8.look"]))
+    with pytest.raises(IllegalAction, match="no rule in force lets a player look"):
+        apply(w_old, kept, Action(K.POST_MULLIGAN_LOOK, card=A2, player=0))
+
+
 @pytest.mark.parametrize("ruleset, removed, prop, scope, depth", [
     ("mtg-2015-origins", "103.4", "mulligan-hand-size", ("--cards", "2", "--depth", "2"), 2),
     ("mtg-2015-origins", "103.4.keep-zero", "mulligan-keep-zero", ("--cards", "2", "--hand", "1", "--depth", "3"), 3),
     ("mtg-2015-bfz", "103.4.look-smaller", "mulligan-look-smaller", ("--cards", "3", "--depth", "3"), 3),
     ("mtg-2015-commander", "903.8.shuffle-back", "mulligan-conserves", ("--cards", "2", "--depth", "3"), 3),
+    ("mtg-2015-bfz", "103.6.process-complete", "opening-hand-actions", ("--cards", "3", "--depth", "4"), 4),
+    ("mtg-2015-commander-bfz", "903.8.look-smaller", "mulligan-look-smaller", ("--cards", "3", "--depth", "3"), 3),
+    ("mtg-commander", "103.5", "mulligan-hand-size", ("--cards", "3", "--depth", "2"), 2),
+    ("mtg-commander-2020", "103.4", "mulligan-hand-size", ("--cards", "3", "--depth", "2"), 2),
 ])
 def test_removing_a_mulligan_rule_gives_a_counterexample_that_replays(run_cli, tmp_path, ruleset, removed, prop, scope, depth):
     code, out, _ = run_cli("check", ruleset, "--without", removed, "-p", prop, *ONE, *scope)
@@ -183,8 +247,8 @@ def test_removing_a_mulligan_rule_gives_a_counterexample_that_replays(run_cli, t
 
 def test_the_mulligan_properties_hold_under_the_2015_rule_sets():
     scope = Scope(players=1, cards=2, sideboard=0, tokens=0, depth=4)
-    props = [PROPS[p] for p in ("mulligan-hand-size", "mulligan-conserves", "mulligan-keep-zero", "mulligan-look-smaller", "ordered-zones")]
-    for ruleset in (ORIGINS, BFZ, COMMANDER):
+    props = [PROPS[p] for p in ("mulligan-hand-size", "mulligan-conserves", "mulligan-keep-zero", "mulligan-look-smaller", "opening-hand-actions", "ordered-zones")]
+    for ruleset in (ORIGINS, BFZ, COMMANDER, COMMANDER_BFZ):
         results = check_properties(ruleset, props, scope)
         assert [r.verdict for r in results] == [Verdict.HOLDS] * len(props), [(r.prop.id, r.verdict, r.reason) for r in results]
 
@@ -197,8 +261,9 @@ def run_cli(run):
 def without_pregame(name: str) -> str:
     """mtg-current renamed, with its mulligan rules and pregame actions left out of the file."""
     text = (REPO / "model" / "mtg-current.toml").read_text().replace('name = "mtg-current"', f'name = "{name}"')
-    text = re.sub(r'\[\[action\]\]\nname = "(draw_hand|mulligan|bottom|keep)"\n(?:.+\n)*\n', "", text)
-    return re.sub(r'\[\[(rule|dead)\]\]\n(id|rule) = "103\.5[^"]*"\n(?:.+\n)*\n', "", text)
+    text = re.sub(r'\[\[action\]\]\nname = "(draw_hand|mulligan|bottom|keep|opening_hand_action)"\n(?:.+\n)*\n', "", text)
+    text = re.sub(r'\[\[dead\]\]\naction = "opening_hand_action"\n(?:.+\n)*\n', "", text)
+    return re.sub(r'\[\[(rule|dead)\]\]\n(id|rule) = "103\.[56][^"]*"\n(?:.+\n)*\n', "", text)
 
 
 def test_a_rule_set_without_a_mulligan_rule_keeps_its_trace_format(run, tmp_path):
@@ -294,3 +359,42 @@ def test_the_first_paris_mulligan_of_a_multiplayer_game_keeps_the_hand_size_unde
     w_without, _ = world(BFZ.without(["103.4c"]), players=3)
     with pytest.raises(IllegalAction, match="the new hand has 1 cards"):
         apply(w_without, run(w_without, start, Action(K.DRAW_HAND, player=0)), mulligan((A1, A3), (A2,)))
+
+
+# ---------------------------------------------------------------- the London mulligan in the Commander variant
+
+def commander_world(ruleset) -> tuple[World, GameState]:
+    scope = ruleset.scope_for(Scope(players=1, cards=3, sideboard=0, tokens=0, hand=2))
+    slots = slots_for(scope)
+    w = World(ruleset, slots, tuple(CardType.CREATURE for _ in slots), 1, scope.starting_hand)
+    start = initial_state(slots, {0: [1, 0]}, pregame_players=1)  # A1 on top of A2; A-cmd1 in the command zone
+    check_initial(w, start)
+    return w, start
+
+
+@pytest.mark.parametrize("name", ["mtg-commander", "mtg-commander-2020"])
+def test_the_commander_mulligan_is_the_london_mulligan_and_leaves_the_commander_in_the_command_zone(name):
+    w, start = commander_world(load_ruleset(name))
+    cmd = next(s.index for s in w.slots if s.is_commander)
+    drawn = run(w, start, Action(K.DRAW_HAND, player=0))
+    assert hand_size(drawn) == 2 and drawn.objects[cmd] == start.objects[cmd]
+    with pytest.raises(IllegalAction, match="must together be the old hand and library"):
+        apply(w, drawn, Action(K.MULLIGAN, player=0, cards=(A1, cmd), order=(("library/A", (A2,)),)))
+    state = run(w, drawn, Action(K.MULLIGAN, player=0, cards=(A1, A2), order=(("library/A", ()),)), Action(K.BOTTOM, card=A2, player=0))
+    kept = run(w, state, Action(K.KEEP, player=0))
+    assert hand_size(kept) == 1 and kept.objects[cmd] == start.objects[cmd]
+    started = run(w, kept, Action(K.CAST, card=cmd, player=0))  # the first ordinary action starts the game
+    assert started.started and started.objects[cmd].zone is Zone.STACK
+
+
+def test_mulligan_conserves_catches_a_mulligan_that_draws_the_commander():
+    w, start = commander_world(load_ruleset("mtg-commander"))
+    cmd = next(s.index for s in w.slots if s.is_commander)
+    drawn = run(w, start, Action(K.DRAW_HAND, player=0))
+    action = Action(K.MULLIGAN, player=0, cards=(A1, A2), order=(("library/A", ()),))
+    after = apply(w, drawn, action).state
+    prop = PROPS["mulligan-conserves"]
+    assert evaluate_concrete(prop, w.slots, w.card_types, drawn, action, after, players=1)
+    drawn_commander = GameState(tuple(o.moved(zone=Zone.HAND) if c == cmd else o for c, o in enumerate(after.objects)), after.players)
+    assert not evaluate_concrete(prop, w.slots, w.card_types, drawn, action, drawn_commander, players=1)
+

@@ -720,6 +720,10 @@ class Encoding:
             constraint, values = moved(Zone.LIBRARY, player)
             guard = z3.And(z == Z[Zone.HAND], s.whose[c] == player, self.player_of(s, "owed", player) > 0)
             return Effect(guard, constraint, values)
+        if kind is K.OPENING_HAND_ACTION:
+            guard = z3.And(z == Z[Zone.HAND], s.whose[c] == player, z3.Not(is_spell_type), self._opening_hand_ready(t, s))
+            constraint, values = moved(Zone.BATTLEFIELD, player, controller=player)
+            return Effect(guard, constraint, values)
         raise AssertionError(f"no encoding for {kind}")
 
     def _face_down_target(self, kind: ActionKind, s: StateVars, c: int, player, moved) -> "Effect":
@@ -1204,16 +1208,35 @@ class Encoding:
         facts += self._permutation(s2, members, shuffled)
         return self.all_of(facts)
 
+    def may_look(self, t: int, player) -> z3.BoolRef:
+        """The player (an expression) may still take the post-mulligan look in state t
+        (interpreter: look_refusal)."""
+        if not self.pregame:
+            return self.false()
+        s = self.state(t)
+        return z3.And(
+            self.on(Behaviour.MULLIGAN_LOOK),
+            z3.Not(s.started),
+            self.all_of(s.player("kept", q) for q in range(self.players)),
+            z3.Not(self.player_of(s, "looked", player)),
+            z3.Implies(self.on(Behaviour.MULLIGAN_LOOK_SMALLER), self.size_of(t, Zone.HAND, player) < self.hand),
+            z3.Implies(self.on(Behaviour.OPENING_HAND_AFTER_LOOK), self.size(t, Zone.BATTLEFIELD, None) == 0),
+        )
+
+    def _opening_hand_ready(self, t: int, s: StateVars) -> z3.BoolRef:
+        """103.6: opening-hand actions come once every player has kept; under the new text of 2015
+        once no player may still look (interpreter: do_opening_hand_action)."""
+        waiting = self.any_of(self.may_look(t, self.player_c[q]) for q in range(self.players))
+        return z3.And(
+            self.on(Behaviour.OPENING_HAND_ACTIONS),
+            self.all_of(s.player("kept", q) for q in range(self.players)),
+            z3.Implies(self.on(Behaviour.OPENING_HAND_AFTER_LOOK), z3.Not(waiting)),
+        )
+
     def _post_mulligan_look(self, t, s, s2, a) -> z3.BoolRef:
         p = a.player
         library = self.size_of(t, Zone.LIBRARY, p)
-        facts = [
-            self.on(Behaviour.MULLIGAN_LOOK),
-            self.all_of(s.player("kept", q) for q in range(self.players)),
-            z3.Not(self.player_of(s, "looked", p)),
-            z3.Implies(self.on(Behaviour.MULLIGAN_LOOK_SMALLER), self.size_of(t, Zone.HAND, p) < self.hand),
-            a.n <= 1,
-        ]
+        facts = [self.may_look(t, p), a.n <= 1]
         to_bottom = a.n == 0
         for c in range(len(self.slots)):
             is_c = a.card == self.slot_c[c]
@@ -1331,6 +1354,8 @@ class SymbolicBackend:
     def player_field(self, name: str, player: int, primed: bool):
         if name == "starting_hand":
             return self.e.int(self.e.hand)
+        if name == "may_look":
+            return self.e.may_look(self.t + 1 if primed else self.t, self.e.player_c[player])
         field = PLAYER_FUNCTION_FIELDS[name]
         if not self.e.player_records:  # no player records: every player is as at the start
             value = getattr(PlayerState(), field)

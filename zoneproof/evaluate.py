@@ -11,7 +11,7 @@ import itertools
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from .interpreter import sees
+from .interpreter import may_look, sees
 from .model import Action, ActionKind, CardType, GameState, PlayerState, Slot, SlotKind, Zone
 from .properties import (
     ActionField,
@@ -269,7 +269,7 @@ class ConcreteBackend:
     before: GameState
     action: Action | None = None
     after: GameState | None = None
-    ruleset: RuleSet | None = None  # needed only by sees()
+    ruleset: RuleSet | None = None  # needed only by sees() and may_look()
     hand: int = 2  # the starting hand size, for starting_hand(p)
 
     def bool_const(self, b: bool) -> bool:
@@ -341,6 +341,10 @@ class ConcreteBackend:
         if name == "starting_hand":
             return self.hand
         state = self.state(primed)
+        if name == "may_look":
+            if self.ruleset is None:
+                raise ValueError("may_look() needs the rule set: who may look depends on the rules in force")
+            return may_look(self.ruleset, state, player, self.hand)
         record = state.players[player] if state.players else PlayerState()
         return getattr(record, "free_taken" if name == "free_mulligan" else name)
 

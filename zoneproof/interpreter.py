@@ -50,7 +50,7 @@ USES_PLAYER = (
     K.CREATE_TOKEN, K.PUT_ONTO_BATTLEFIELD, K.SHUFFLE_HAND_INTO_LIBRARY, K.REORDER,
     K.CAST_FACE_DOWN, K.PUT_ONTO_BATTLEFIELD_FACE_DOWN,
     K.REVERSE_ILLEGAL_CAST,
-    K.DRAW_HAND, K.MULLIGAN, K.KEEP, K.BOTTOM, K.POST_MULLIGAN_LOOK,
+    K.DRAW_HAND, K.MULLIGAN, K.KEEP, K.BOTTOM, K.POST_MULLIGAN_LOOK, K.OPENING_HAND_ACTION,
     K.SEARCH_LIBRARY,
 )
 NO_CARD = (K.SHUFFLE, K.REORDER, K.SHUFFLE_HAND_INTO_LIBRARY, K.STATE_BASED_ACTIONS, K.DRAW_HAND, K.MULLIGAN, K.KEEP)
@@ -844,16 +844,11 @@ class _Step:
     def do_post_mulligan_look(self) -> None:
         c, o = self.target()
         p, ps = self.player_state()
-        rule = self.world.on(Behaviour.MULLIGAN_LOOK)
-        self.require(rule is not None, "no rule in force lets a player look at the top card after the mulligans")
-        self.cite(rule)
-        self.require(all(q.kept for q in self.players), "a player looks only after every player has kept an opening hand")
-        self.require(not ps.looked, f"{PLAYER_NAMES[p]} has already looked")
-        smaller = self.world.on(Behaviour.MULLIGAN_LOOK_SMALLER)
-        if smaller:
-            hand = sum(1 for x in self.objects if x.zone is Zone.HAND and x.whose == p)
-            self.require(hand < self.world.hand, f"{PLAYER_NAMES[p]}'s hand is not smaller than the starting hand size ({smaller})")
-            self.cite(smaller)
+        refusal = look_refusal(self.world.ruleset, self.before, p, self.world.hand)
+        if refusal:
+            raise IllegalAction(refusal)
+        self.cite(self.world.on(Behaviour.MULLIGAN_LOOK))
+        self.cite(self.world.on(Behaviour.MULLIGAN_LOOK_SMALLER))
         self.require(c == self.top_of_library(p), f"{self.name(c)} is not the top card of {PLAYER_NAMES[p]}'s library")
         self.require(self.action.n in (0, 1), "n is 0 (the card goes to the bottom) or 1 (it stays on top)")
         if self.action.n == 0:
@@ -862,6 +857,54 @@ class _Step:
                     self.objects[i] = self.objects[i].moved(pos=self.objects[i].pos + 1)
             self.objects[c] = o.moved(pos=0)
         self.players[p] = ps.moved(looked=True)
+
+    def do_opening_hand_action(self) -> None:
+        """103.6: a player puts a permanent card from their opening hand onto the battlefield (as a
+        Leyline does), once every player has kept; under the new text of 2015 only once the mulligan
+        process is complete, that is once no player may still take the post-mulligan look."""
+        c, o = self.target()
+        p = self.action.player
+        rule = self.world.on(Behaviour.OPENING_HAND_ACTIONS)
+        self.require(rule is not None, "no rule in force lets a player act with a card of their opening hand")
+        self.cite(rule)
+        self.require(all(q.kept for q in self.players), "opening-hand actions come once every player has kept an opening hand")
+        after_look = self.world.on(Behaviour.OPENING_HAND_AFTER_LOOK)
+        if after_look:
+            waiting = [PLAYER_NAMES[q] for q in range(self.world.players) if may_look(self.world.ruleset, self.before, q, self.world.hand)]
+            self.require(not waiting, f"the mulligan process is not complete: {', '.join(waiting)} may still look at the top card ({after_look})")
+            self.cite(after_look)
+        self.require(o.zone is Zone.HAND and o.whose == p, f"{self.name(c)} is not in {PLAYER_NAMES[p]}'s hand")
+        self.require(self.world.card_types[c] not in SPELL_ONLY_TYPES, f"{self.name(c)} is an instant or sorcery: not a permanent card")
+        self.move(c, Zone.BATTLEFIELD, p, controller=p)
+
+
+def look_refusal(ruleset: RuleSet, state: GameState, player: int, hand: int) -> str | None:
+    """Why `player` may not take the post-mulligan look in `state` (None: they may). The look comes
+    once every player has kept, once per player (a player who declines it is modelled as looking
+    and leaving the card on top), only below the starting hand size under the look-smaller rule,
+    and, where the opening-hand actions wait for the mulligan process (103.6 since 2015), not after
+    one of them: in the pregame only an opening-hand action puts a card onto the battlefield."""
+    rule = ruleset.active(Behaviour.MULLIGAN_LOOK)
+    if rule is None or not state.players:
+        return "no rule in force lets a player look at the top card after the mulligans"
+    if state.started:
+        return "the game has started: the pregame is over"
+    if not all(q.kept for q in state.players):
+        return "a player looks only after every player has kept an opening hand"
+    if state.players[player].looked:
+        return f"{PLAYER_NAMES[player]} has already looked"
+    smaller = ruleset.active(Behaviour.MULLIGAN_LOOK_SMALLER)
+    if smaller and state.size(Zone.HAND, player) >= hand:
+        return f"{PLAYER_NAMES[player]}'s hand is not smaller than the starting hand size ({smaller})"
+    complete = ruleset.active(Behaviour.OPENING_HAND_AFTER_LOOK)
+    if complete and state.size(Zone.BATTLEFIELD) > 0:
+        return f"the mulligan process is complete: an opening-hand action has been taken ({complete})"
+    return None
+
+
+def may_look(ruleset: RuleSet, state: GameState, player: int, hand: int) -> bool:
+    """Whether `player` may still take the post-mulligan look (the property language's may_look(p))."""
+    return look_refusal(ruleset, state, player, hand) is None
 
 
 def check_initial(world: World, state: GameState) -> None:

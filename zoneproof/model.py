@@ -80,6 +80,7 @@ class ActionKind(str, Enum):
     POST_MULLIGAN_LOOK = "post_mulligan_look"
     # Berserk (204.3): a player looks through their deck and takes a card from it into their hand.
     SEARCH_LIBRARY = "search_library"
+    OPENING_HAND_ACTION = "opening_hand_action"  # 103.6: a card of an opening hand onto the battlefield (a Leyline)
 
 
 class Behaviour(str, Enum):
@@ -125,6 +126,8 @@ class Behaviour(str, Enum):
     SHUFFLE_AFTER_SEARCH = "shuffle-after-search"  # Berserk 204.3: a deck looked through is shuffled before anything else happens
     GRAVEYARD_KEEPS_MARKERS = "graveyard-keeps-markers"  # Berserk 205.4: a card put into a graveyard keeps its markers (counters)
     DOCUMENTED = "documented"  # a rule the model records but that constrains no transition
+    OPENING_HAND_ACTIONS = "opening-hand-actions"  # 103.6: once every player has kept, cards of opening hands may act
+    OPENING_HAND_AFTER_LOOK = "opening-hand-after-look"  # 103.6 (BFZ): only once the mulligan process, the look included, is complete
 
 
 # Where a move into a library puts the card: 0 is the bottom, n >= 1 is n-th from the top.
@@ -236,6 +239,7 @@ MAX_COUNTERS = 2
 # declares none of them has no pregame and no per-player state (GameState.players is empty).
 PREGAME_ACTIONS = (
     ActionKind.DRAW_HAND, ActionKind.MULLIGAN, ActionKind.KEEP, ActionKind.BOTTOM, ActionKind.POST_MULLIGAN_LOOK,
+    ActionKind.OPENING_HAND_ACTION,
 )
 
 

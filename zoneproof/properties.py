@@ -90,6 +90,7 @@ PLAYER_FUNCTIONS: dict[str, tuple[Type, bool]] = {
     "kept": (Type.BOOL, False),  # has kept an opening hand
     "owed": (Type.INT, False),  # cards still to put on the bottom after a London mulligan
     "looked": (Type.BOOL, False),  # has taken the post-mulligan look
+    "may_look": (Type.BOOL, False),  # may still take the post-mulligan look (depends on the rules in force)
     "starting_hand": (Type.INT, True),  # the starting hand size (the scope's --hand)
     "searched": (Type.BOOL, False),  # has looked through their library, not shuffled since (Berserk 204.3)
 }
