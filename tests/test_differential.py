@@ -17,7 +17,7 @@ runs that use the owner's choices: `to_command` on a move and the commanders sta
 list (`cards`).
 
 Hypothesis runs 200 examples per direction for mtg-current by default, 100 per direction for
-each other rule set (each 2015 pregame, each Commander rule set; the tests are parametrized by rule
+each other rule set (each 2015 pregame, berserk, each Commander rule set; the tests are parametrized by rule
 set) and 25 long runs. Examples are cheap because nothing is rebuilt per example: each rule set's
 relation is unrolled and bit-blasted once per session into a solver that is kept (see Relation),
 the removed rules and the number of steps are assumptions, and a run's facts are pushed and popped;
@@ -85,7 +85,10 @@ CURRENT = load_ruleset("mtg-current")
 VANCOUVER = load_ruleset("mtg-2015-bfz")
 # The Commander mulligan of 2015 (903.8: part of the hand set aside in exile, shuffled back on keeping).
 COMMANDER = load_ruleset("mtg-2015-commander")
-PREGAME_BASES = [VANCOUVER, COMMANDER]
+# Berserk (seed 004): its own zone rules, the deck search and its shuffle obligation (a player record).
+BERSERK = load_ruleset("berserk")
+# The rule sets checked in the base game's scope besides mtg-current.
+OTHER_BASES = [VANCOUVER, COMMANDER, BERSERK]
 RULE_IDS = [r.id for r in CURRENT.rules]
 KINDS = [a.kind for a in CURRENT.actions] + [a.kind for a in VANCOUVER.actions if a.kind not in [b.kind for b in CURRENT.actions]]
 MAX_DEPTH = 5
@@ -123,7 +126,7 @@ def harness(ruleset: RuleSet, base: Scope) -> Harness:
         p: sorted((s.index for s in slots if s.owner == p and s.kind is SlotKind.CARD), key=e.start_position)
         for p in range(sc.players)
     }
-    return Harness(ruleset, sc, slots, initial_state(slots, decks, pregame_players=sc.players if ruleset.has_pregame else 0))
+    return Harness(ruleset, sc, slots, initial_state(slots, decks, pregame_players=sc.players if ruleset.tracks_players else 0))
 
 
 SLOTS = slots_for(scope(MAX_DEPTH))
@@ -138,15 +141,15 @@ def start_state(base: RuleSet = CURRENT) -> GameState:
         p: sorted((s.index for s in SLOTS if s.owner == p and s.kind is SlotKind.CARD), key=e.start_position)
         for p in range(2)
     }
-    return initial_state(SLOTS, decks, pregame_players=2 if base.has_pregame else 0)
+    return initial_state(SLOTS, decks, pregame_players=2 if base.tracks_players else 0)
 
 
 START = start_state()
-STARTS = {CURRENT.name: START, **{b.name: start_state(b) for b in PREGAME_BASES}}
+STARTS = {CURRENT.name: START, **{b.name: start_state(b) for b in OTHER_BASES}}
 CREATURES = tuple(CardType.CREATURE for _ in SLOTS)
 NAMES_ONLY = World(VANCOUVER, SLOTS, CREATURES, 2, HAND)  # for state_difference, which needs the slots' names (and compares the pregame)
 CURRENT_HARNESS = Harness(CURRENT, scope(MAX_DEPTH), SLOTS, START)
-PREGAME_HARNESSES = {b.name: Harness(b, scope(MAX_DEPTH), SLOTS, STARTS[b.name]) for b in PREGAME_BASES}
+OTHER_HARNESSES = {b.name: Harness(b, scope(MAX_DEPTH), SLOTS, STARTS[b.name]) for b in OTHER_BASES}
 COMMANDER_SCOPE = Scope(players=2, cards=2, sideboard=0, tokens=1, depth=MAX_DEPTH)  # one of the two cards is the commander
 COMMANDER_HARNESSES = [harness(load_ruleset(name), COMMANDER_SCOPE) for name in ("mtg-commander", "mtg-commander-2020")]
 
@@ -156,8 +159,8 @@ def names_only(h: Harness) -> World:
 
 
 def harness_for(base: RuleSet) -> Harness:
-    """The harness of mtg-current or of a rule set with a pregame (in the base game's scope)."""
-    return CURRENT_HARNESS if base is CURRENT else PREGAME_HARNESSES[base.name]
+    """The harness of mtg-current or of another base rule set (in the base game's scope)."""
+    return CURRENT_HARNESS if base is CURRENT else OTHER_HARNESSES[base.name]
 
 
 def names_of(h: Harness) -> World:
@@ -524,10 +527,10 @@ def test_the_encoder_admits_exactly_every_legal_interpreter_run_of_a_commander_r
     assert problem is None, problem
 
 
-@pytest.mark.parametrize("ruleset", PREGAME_BASES, ids=lambda r: r.name)
+@pytest.mark.parametrize("ruleset", OTHER_BASES, ids=lambda r: r.name)
 @EACH_OTHER_RULE_SET
 @given(st.data())
-def test_the_encoder_admits_exactly_every_legal_interpreter_run_with_the_2015_pregames(ruleset, data):
+def test_the_encoder_admits_exactly_every_legal_interpreter_run_of_the_other_bases(ruleset, data):
     removed, types, states, actions = data.draw(legal_runs(base=ruleset), label="run")
     note(describe(removed, types, actions))
     for action in actions:
@@ -537,7 +540,7 @@ def test_the_encoder_admits_exactly_every_legal_interpreter_run_with_the_2015_pr
 
 
 @LONG_RUNS
-@given(st.sampled_from([CURRENT, *PREGAME_BASES]).flatmap(lambda base: st.tuples(st.just(base), legal_runs(length=LONG_RUN, base=base))))
+@given(st.sampled_from([CURRENT, *OTHER_BASES]).flatmap(lambda base: st.tuples(st.just(base), legal_runs(length=LONG_RUN, base=base))))
 def test_the_encoder_admits_exactly_every_step_of_long_interpreter_runs(based_run):
     """Five steps from the start of a game seldom reach the states where rules interact (a token in
     a graveyard under a card, an effect on a spell a player gained control of...). Long interpreter
@@ -681,8 +684,19 @@ COMMANDER_SCENARIOS = [
 ]
 
 
-@pytest.mark.parametrize("h, removed, actions", [pytest.param(*s[1:], id=s[0]) for s in COMMANDER_SCENARIOS])
-def test_the_encoder_admits_exactly_the_commander_scenarios(h, removed, actions):
+MARKED_AND_DESTROYED = [act(K.PUT_ONTO_BATTLEFIELD, A1, A), act(K.ADD_COUNTER, A1), act(K.GAIN_CONTROL, A1, B), act(K.DESTROY, A1)]
+BERSERK_SCENARIOS = [
+    # (id, harness, removed rules, actions): the deck search and its shuffle, markers in a graveyard
+    ("204.3", harness_for(BERSERK), (), [act(K.SEARCH_LIBRARY, A2, A), act(K.SHUFFLE, player=A, **order("library/A", A1)), act(K.DRAW, A1, A)]),
+    ("204.3-off", harness_for(BERSERK), ("204.3",), [act(K.SEARCH_LIBRARY, A2, A), act(K.DRAW, A1, A), act(K.SHUFFLE, player=A, **order("library/A"))]),
+    ("205.4.markers", harness_for(BERSERK), (), MARKED_AND_DESTROYED),
+    ("205.4.markers-off", harness_for(BERSERK), ("205.4.markers",), MARKED_AND_DESTROYED),
+    ("205.4-off", harness_for(BERSERK), ("205.4",), MARKED_AND_DESTROYED + [act(K.MILL, A2, A)]),
+]
+
+
+@pytest.mark.parametrize("h, removed, actions", [pytest.param(*s[1:], id=s[0]) for s in COMMANDER_SCENARIOS + BERSERK_SCENARIOS])
+def test_the_encoder_admits_exactly_the_scenarios_of_the_other_rule_sets(h, removed, actions):
     world = World(h.ruleset.without(list(removed)), h.slots, tuple(CardType.CREATURE for _ in h.slots), h.scope.players, h.scope.starting_hand)
     states = [h.start]
     for action in actions:
@@ -785,10 +799,10 @@ def the_model_replays(q: Query, ruleset: RuleSet, depth: int) -> None:
     assert mismatch is None, mismatch
 
 
-@pytest.mark.parametrize("base", PREGAME_BASES, ids=lambda r: r.name)
+@pytest.mark.parametrize("base", OTHER_BASES, ids=lambda r: r.name)
 @EACH_OTHER_RULE_SET
 @given(st.data(), st.integers(0, 2**16))
-def test_every_encoder_model_of_the_2015_pregames_replays_in_the_interpreter(base, data, seed):
+def test_every_encoder_model_of_the_other_bases_replays_in_the_interpreter(base, data, seed):
     """Random models of the mtg-2015-bfz and mtg-2015-commander encodings with the action kinds of
     a legal run fixed (they reach the pregame far more often than free models do), replayed in the
     interpreter."""
