@@ -17,7 +17,7 @@ runs that use the owner's choices: `to_command` on a move and the commanders sta
 list (`cards`).
 
 Hypothesis runs 200 examples per direction for mtg-current by default, 100 per direction for
-each other rule set (each 2015 pregame, berserk, each Commander rule set; the tests are parametrized by rule
+each other built-in rule set (mtg-2010, the 2015 ones, berserk, the Commander ones; the tests are parametrized by rule
 set) and 25 long runs. Examples are cheap because nothing is rebuilt per example: each rule set's
 relation is unrolled and bit-blasted once per session into a solver that is kept (see Relation),
 the removed rules and the number of steps are assumptions, and a run's facts are pushed and popped;
@@ -65,7 +65,7 @@ from zoneproof.model import (
     zone_key,
 )
 from zoneproof.replay import execute, state_difference
-from zoneproof.ruleset import RuleSet, load_ruleset
+from zoneproof.ruleset import RuleSet, builtin_names, load_ruleset
 
 K = ActionKind
 EXAMPLES = int(os.environ.get("ZONEPROOF_EXAMPLES", "200"))
@@ -87,8 +87,9 @@ VANCOUVER = load_ruleset("mtg-2015-bfz")
 COMMANDER = load_ruleset("mtg-2015-commander")
 # Berserk (seed 004): its own zone rules, the deck search and its shuffle obligation (a player record).
 BERSERK = load_ruleset("berserk")
-# The rule sets checked in the base game's scope besides mtg-current.
-OTHER_BASES = [VANCOUVER, COMMANDER, BERSERK]
+# The rule sets checked in the base game's scope besides mtg-current: every other built-in rule set
+# of the base game (the Commander rule sets have a scope of their own, below).
+OTHER_BASES = [VANCOUVER, COMMANDER, BERSERK] + [load_ruleset(n) for n in ("mtg-2010", "mtg-2015-origins", "mtg-2015-commander-bfz")]
 RULE_IDS = [r.id for r in CURRENT.rules]
 KINDS = [a.kind for a in CURRENT.actions] + [a.kind for a in VANCOUVER.actions if a.kind not in [b.kind for b in CURRENT.actions]]
 MAX_DEPTH = 5
@@ -825,6 +826,11 @@ def test_transition_constraints_do_not_depend_on_the_removed_rules():
     assert [f.sexpr() for f in full.init() + full.trans(0)] == [f.sexpr() for f in partial.init() + partial.trans(0)]
     assumed = relation(CURRENT_HARNESS).assumptions(CURRENT.without(removed))
     assert [f.sexpr() for f in assumed] == [f.sexpr() for f in partial.rule_values()]
+
+
+def test_every_built_in_rule_set_is_tested_in_both_directions():
+    tested = {CURRENT.name, *(b.name for b in OTHER_BASES), *(h.ruleset.name for h in COMMANDER_HARNESSES)}
+    assert tested == set(builtin_names())
 
 
 def test_the_start_state_is_the_encoders_initial_state():

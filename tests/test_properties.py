@@ -48,9 +48,9 @@ STOCK = {
     "mulligan-conserves": ("103.4", "103.5", "903.6", "903.8"),
     "mulligan-keep-zero": ("103.4", "103.5"),
     "mulligan-look-smaller": ("103.4",),
+    "opening-hand-actions": ("103.6",),
     "markers-kept": ("203.4", "205.4"),
     "deck-shuffled-after-search": ("204.3",),
-    "opening-hand-actions": ("103.6",),
 }
 ALWAYS = {"owner-zones", "one-zone", "spells-not-permanents", "face-down-visibility", "hidden-zones"}
 

@@ -961,7 +961,10 @@ class Encoding:
 
     # ---------------------------------------------------------------- decoding a model
 
-    def decode(self, model: z3.ModelRef, depth: int) -> tuple[tuple[CardType, ...], list[GameState], list[Action]]:
+    def decode(self, model: z3.ModelRef, depth: int, final_state: bool = True) -> tuple[tuple[CardType, ...], list[GameState], list[Action]]:
+        """Card types, states 0..depth and actions 0..depth-1 of a model. Without `final_state` the
+        last action is one the rules leave with no outcome (lint's conflicts): state `depth` is
+        free in the model, so it is not decoded, and the last action records no order."""
         def as_int(expr) -> int:
             return model.eval(expr, model_completion=True).as_long()
 
@@ -979,7 +982,7 @@ class Encoding:
 
         card_types = tuple(enum_value(x, types) for x in self.card_type)
         states = []
-        for t in range(depth + 1):
+        for t in range(depth + 1 if final_state else depth):
             s = self.state(t)
             states.append(GameState(tuple(
                 ObjectState(
@@ -1011,7 +1014,7 @@ class Encoding:
                 player=player,
                 n=as_int(a.n),
                 zone=None if zone is Zone.NOWHERE else zone,
-                order=reordered_piles(kind, player, zone, states[t], states[t + 1]),
+                order=reordered_piles(kind, player, zone, states[t], states[t + 1]) if t + 1 < len(states) else (),
                 cards=picked,
                 to_command=as_bool(a.to_command),
             ))

@@ -421,7 +421,7 @@ def event_conflict(prober: _Prober) -> Conflict | None:
     if search.found is None:
         return None
     k, model = search.found
-    card_types, states, actions = e.decode(model, k + 1)
+    card_types, states, actions = e.decode(model, k + 1, final_state=False)
     world = World(ruleset, e.slots, card_types, scope.players, scope.starting_hand)
     steps, mismatch = execute(world, states[0], actions[:k], recorded=states[1:k + 1])
     event = actions[k]
