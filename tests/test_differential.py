@@ -153,10 +153,12 @@ CURRENT_HARNESS = Harness(CURRENT, scope(MAX_DEPTH), SLOTS, START)
 OTHER_HARNESSES = {b.name: Harness(b, scope(MAX_DEPTH), SLOTS, STARTS[b.name]) for b in OTHER_BASES}
 COMMANDER_SCOPE = Scope(players=2, cards=2, sideboard=0, tokens=1, depth=MAX_DEPTH)  # one of the two cards is the commander
 COMMANDER_HARNESSES = [harness(load_ruleset(name), COMMANDER_SCOPE) for name in ("mtg-commander", "mtg-commander-2020")]
+# A Vanguard game (902.5, 103.5a): A's starting hand is one card larger, B's one smaller.
+VANGUARD_HARNESSES = [harness(base, replace(scope(MAX_DEPTH), hand_modifiers=(1, -1))) for base in (VANCOUVER, CURRENT)]
 
 
 def names_only(h: Harness) -> World:
-    return World(h.ruleset, h.slots, tuple(CardType.CREATURE for _ in h.slots), h.scope.players, h.scope.starting_hand)
+    return World.of(h.ruleset, h.slots, tuple(CardType.CREATURE for _ in h.slots), h.scope)
 
 
 def harness_for(base: RuleSet) -> Harness:
@@ -405,7 +407,7 @@ def legal_runs(draw, length: int = MAX_DEPTH, h: Harness = CURRENT_HARNESS, base
         h = harness_for(base)
     removed = draw(removed_rules if h is CURRENT_HARNESS else removed_rules_of(h.ruleset))
     types = draw(card_types(h.slots))
-    world = World(h.ruleset.without(list(removed)), h.slots, types, h.scope.players, h.scope.starting_hand)
+    world = World.of(h.ruleset.without(list(removed)), h.slots, types, h.scope)
     focus = draw(st.sets(st.sampled_from(range(len(h.slots))), min_size=1, max_size=2))
     # Under a rule set with a pregame, half of the runs play the pregame first, for as long as a
     # pregame action is legal: random kinds seldom reach the mulligans and the look.
@@ -526,6 +528,25 @@ def test_the_encoder_admits_exactly_every_legal_interpreter_run_of_a_commander_r
     note(describe(removed, types, actions, h.slots))
     problem = encoder_disagrees(removed, types, states, actions, h)
     assert problem is None, problem
+
+
+@pytest.mark.parametrize("h", VANGUARD_HARNESSES, ids=lambda h: h.ruleset.name)
+@EACH_OTHER_RULE_SET
+@given(st.data())
+def test_the_encoder_admits_exactly_every_legal_interpreter_run_of_a_vanguard_game(h, data):
+    removed, types, states, actions = data.draw(legal_runs(h=h), label="run")
+    note(describe(removed, types, actions, h.slots))
+    for action in actions:
+        event(f"kind {action.kind.value}")
+    problem = encoder_disagrees(removed, types, states, actions, h)
+    assert problem is None, problem
+
+
+@pytest.mark.parametrize("h", VANGUARD_HARNESSES, ids=lambda h: h.ruleset.name)
+@EACH_OTHER_RULE_SET
+@given(st.data())
+def test_every_encoder_model_of_a_vanguard_game_replays_in_the_interpreter(h, data):
+    replays_in_the_interpreter(h, data.draw(constrained_models(h), label="model"))
 
 
 @pytest.mark.parametrize("ruleset", OTHER_BASES, ids=lambda r: r.name)
@@ -698,7 +719,7 @@ BERSERK_SCENARIOS = [
 
 @pytest.mark.parametrize("h, removed, actions", [pytest.param(*s[1:], id=s[0]) for s in COMMANDER_SCENARIOS + BERSERK_SCENARIOS])
 def test_the_encoder_admits_exactly_the_scenarios_of_the_other_rule_sets(h, removed, actions):
-    world = World(h.ruleset.without(list(removed)), h.slots, tuple(CardType.CREATURE for _ in h.slots), h.scope.players, h.scope.starting_hand)
+    world = World.of(h.ruleset.without(list(removed)), h.slots, tuple(CardType.CREATURE for _ in h.slots), h.scope)
     states = [h.start]
     for action in actions:
         states.append(apply(world, states[-1], action).state)
@@ -795,7 +816,7 @@ def the_model_replays(q: Query, ruleset: RuleSet, depth: int) -> None:
     note(describe(ruleset.removed, decoded_types, actions, q.e.slots))
     for action in actions:
         event(f"kind {action.kind.value}{' to_command' if action.to_command else ''}{' cards' if action.cards else ''}")
-    world = World(ruleset, q.e.slots, decoded_types, q.e.players, q.e.hand)
+    world = World.of(ruleset, q.e.slots, decoded_types, q.e.scope)
     _, mismatch = execute(world, states[0], actions, recorded=states[1:])
     assert mismatch is None, mismatch
 
@@ -847,7 +868,7 @@ def test_the_start_state_is_the_encoders_initial_state():
 def test_the_run_generator_offers_the_owners_choices(h):
     """From a commander on the battlefield the generator offers the replaced moves its rule set
     allows, and after it is destroyed (today's rules) the state-based action that lists it."""
-    world = World(h.ruleset, h.slots, tuple(CardType.CREATURE for _ in h.slots), h.scope.players, h.scope.starting_hand)
+    world = World.of(h.ruleset, h.slots, tuple(CardType.CREATURE for _ in h.slots), h.scope)
     state = h.start
     for action in ON_BATTLEFIELD:
         state = apply(world, state, action).state

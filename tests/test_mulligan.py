@@ -263,7 +263,7 @@ def without_pregame(name: str) -> str:
     text = (REPO / "model" / "mtg-current.toml").read_text().replace('name = "mtg-current"', f'name = "{name}"')
     text = re.sub(r'\[\[action\]\]\nname = "(draw_hand|mulligan|bottom|keep|opening_hand_action)"\n(?:.+\n)*\n', "", text)
     text = re.sub(r'\[\[dead\]\]\naction = "opening_hand_action"\n(?:.+\n)*\n', "", text)
-    return re.sub(r'\[\[(rule|dead)\]\]\n(id|rule) = "103\.[56][^"]*"\n(?:.+\n)*\n', "", text)
+    return re.sub(r'\[\[(rule|dead)\]\]\n(id|rule) = "103\.[56][^"]*"\n(?:.+\n)*(?:\n|$)', "", text)
 
 
 def test_a_rule_set_without_a_mulligan_rule_keeps_its_trace_format(run, tmp_path):
@@ -398,3 +398,78 @@ def test_mulligan_conserves_catches_a_mulligan_that_draws_the_commander():
     drawn_commander = GameState(tuple(o.moved(zone=Zone.HAND) if c == cmd else o for c, o in enumerate(after.objects)), after.players)
     assert not evaluate_concrete(prop, w.slots, w.card_types, drawn, action, drawn_commander, players=1)
 
+
+
+# ---------------------------------------------------------------- Vanguard: hand modifiers (902.5, 103.5a)
+
+def vanguard_world(ruleset, modifiers: tuple[int, ...]) -> tuple[World, GameState]:
+    scope = Scope(players=2, cards=3, sideboard=0, tokens=0, hand=2, hand_modifiers=modifiers)
+    slots = slots_for(scope)
+    decks = {p: [s.index for s in slots if s.owner == p][::-1] for p in range(2)}
+    w = World.of(ruleset, slots, tuple(CardType.CREATURE for _ in slots), scope)
+    start = initial_state(slots, decks, pregame_players=2)
+    check_initial(w, start)
+    return w, start
+
+
+@pytest.mark.parametrize("ruleset, rule", [(ORIGINS, "902.5"), (BFZ, "902.5"), (CURRENT, "103.5a")])
+def test_a_vanguard_hand_modifier_changes_the_starting_hand_size_only_while_its_rule_is_in_force(ruleset, rule):
+    w, start = vanguard_world(ruleset, (-1, 1))
+    outcome = apply(w, start, Action(K.DRAW_HAND, player=1))
+    assert hand_size(outcome.state, 1) == 3 and rule in outcome.rules
+    assert hand_size(run(w, start, Action(K.DRAW_HAND, player=0)), 0) == 1
+    plain, start = vanguard_world(ruleset.without([rule]), (-1, 1))
+    outcome = apply(plain, start, Action(K.DRAW_HAND, player=1))
+    assert hand_size(outcome.state, 1) == 2 and rule not in outcome.rules
+
+
+def test_a_london_mulligan_in_a_vanguard_game_draws_the_modified_starting_hand():
+    w, start = vanguard_world(CURRENT, (0, 1))
+    drawn = run(w, start, Action(K.DRAW_HAND, player=1))
+    B1, B2, B3 = 3, 4, 5
+    again = run(w, drawn, mulligan((B1, B2, B3), (), player=1))
+    assert hand_size(again, 1) == 3 and again.players[1].owed == 1
+
+
+@pytest.mark.parametrize("ruleset, rule", [("mtg-2015-origins", "902.5"), ("mtg-2015-bfz", "902.5"), ("mtg-current", "103.5a")])
+def test_removing_the_vanguard_rule_breaks_mulligan_hand_size_with_a_counterexample_that_replays(run_cli, tmp_path, ruleset, rule):
+    code, out, _ = run_cli("check", ruleset, "-p", "mulligan-hand-size", "--hand-modifier", "B=+1", "--no-lint", "--depth", "2")
+    assert code == 0 and "holds" in out, out
+    code, out, _ = run_cli("check", ruleset, "--without", rule, "-p", "mulligan-hand-size", "--hand-modifier", "B=+1", "--no-lint")
+    assert code == 1 and "violated  depth 2" in out and "for p = B" in out, out
+    trace_path = tmp_path / "counterexamples" / f"{ruleset}--without-{rule}--mulligan-hand-size.itf.json"
+    assert json.loads(trace_path.read_text())["#meta"]["scope"]["hand_modifiers"] == {"A": 0, "B": 1}
+    assert read_trace(trace_path).scope.hand_modifiers == (0, 1)
+    code, replayed, _ = run_cli("replay", str(trace_path))
+    assert code == 0 and "✓ confirmed" in replayed, replayed
+
+
+def test_the_vanguard_rule_is_known_dead_without_hand_modifiers_and_live_with_one(run_cli):
+    code, out, _ = run_cli("lint", "mtg-2015-bfz", "--format", "json", "--depth", "2")
+    rules = {r["rule"]: r for r in json.loads(out)["rules"]}
+    assert rules["902.5"]["status"] == "dead" and "--hand-modifier" in rules["902.5"]["known"]
+    code, out, _ = run_cli("lint", "mtg-2015-bfz", "--format", "json", "--depth", "2", "--hand-modifier", "A=-1")
+    assert json.loads(out)["rules"] and {r["rule"]: r for r in json.loads(out)["rules"]}["902.5"]["status"] == "live"
+
+
+@pytest.mark.parametrize("flag, message", [
+    ("C=+1", "--hand-modifier C=+1: the player must be one of A, B"),
+    ("B=two", "--hand-modifier B=two: the modifier must be a whole number"),
+    ("B=+2", "--hand-modifier: B's hand modifier +2 makes a starting hand of 4; it must be 0..3"),
+    ("A=-3", "--hand-modifier: A's hand modifier -3 makes a starting hand of -1; it must be 0..3"),
+])
+def test_a_bad_hand_modifier_is_refused_in_one_line(run_cli, flag, message):
+    code, out, err = run_cli("check", "mtg-current", "--hand-modifier", flag)
+    assert code == 2 and out == "" and message in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_a_trace_with_bad_hand_modifiers_is_refused(run_cli, tmp_path):
+    run_cli("check", "mtg-current", "--without", "103.5a", "-p", "mulligan-hand-size", "--hand-modifier", "B=+1", "--no-lint")
+    trace_path = tmp_path / "counterexamples" / "mtg-current--without-103.5a--mulligan-hand-size.itf.json"
+    for bad, message in [({"A": 0}, "must map exactly the players A, B"), ({"A": 0, "B": True}, "should be int"),
+                         ({"A": 0, "B": 9}, "B's hand modifier +9 makes a starting hand of 11")]:
+        data = json.loads(trace_path.read_text())
+        data["#meta"]["scope"]["hand_modifiers"] = bad
+        (tmp_path / "bad.itf.json").write_text(json.dumps(data))
+        code, _, err = run_cli("replay", str(tmp_path / "bad.itf.json"))
+        assert code == 2 and message in err and len(err.strip().splitlines()) == 1, err

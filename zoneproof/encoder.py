@@ -162,6 +162,7 @@ class Encoding:
         self.pregame = ruleset.has_pregame
         self.player_records = ruleset.tracks_players
         self.hand = scope.starting_hand
+        self.hand_modifiers = scope.hand_modifiers
 
     # ---------------------------------------------------------------- basics
 
@@ -1098,12 +1099,23 @@ class Encoding:
     def _unchanged(self, s: StateVars, s2: StateVars, c: int) -> list:
         return [s2.field(f, c) == s.field(f, c) for f in FIELDS]
 
+    def starting_hand(self, player):
+        """The starting hand size of the player (an expression), modified by their vanguard card
+        where a rule in force says so (902.5, 103.5a; interpreter: starting_hand)."""
+        if not any(self.hand_modifiers):
+            return self.int(self.hand)
+        modified = self.int(self.hand + self.scope.hand_modifier(self.players - 1))
+        for p in range(self.players - 1):
+            modified = z3.If(player == self.player_c[p], self.int(self.hand + self.scope.hand_modifier(p)), modified)
+        return z3.If(self.on(Behaviour.HAND_MODIFIER), modified, self.int(self.hand))
+
     def _draw_hand(self, t, s, s2, a) -> z3.BoolRef:
         p = a.player
         library = self.size_of(t, Zone.LIBRARY, p)
-        facts = [z3.Not(self.player_of(s, "drawn", p)), library >= self.hand]
+        hand = self.starting_hand(p)
+        facts = [z3.Not(self.player_of(s, "drawn", p)), library >= hand]
         for c in range(len(self.slots)):
-            drawn = z3.And(s.zone[c] == self.zone_c[Zone.LIBRARY], s.whose[c] == p, s.pos[c] >= library - self.hand)
+            drawn = z3.And(s.zone[c] == self.zone_c[Zone.LIBRARY], s.whose[c] == p, s.pos[c] >= library - hand)
             constraint, values = self._moved(t, s, a, c, Zone.HAND, p)
             facts.append(z3.If(drawn, self._assign(s, s2, c, constraint, values), z3.And(self._unchanged(s, s2, c))))
         return self.all_of(facts)
@@ -1114,8 +1126,8 @@ class Encoding:
         free = z3.Or([z3.And(p == self.player_c[q], self._free_mulligan(s, q)) for q in range(self.players)])
         one_fewer = z3.If(free, hand_size, hand_size - 1)
         new_size = z3.If(
-            self.on(Behaviour.MULLIGAN_LONDON), self.int(self.hand),
-            z3.If(self.on(Behaviour.MULLIGAN_ONE_FEWER), z3.If(one_fewer < 0, self.int(0), one_fewer), self.int(self.hand)),
+            self.on(Behaviour.MULLIGAN_LONDON), self.starting_hand(p),
+            z3.If(self.on(Behaviour.MULLIGAN_ONE_FEWER), z3.If(one_fewer < 0, self.int(0), one_fewer), self.starting_hand(p)),
         )
         facts = [self._declaring(s, p), z3.Implies(self.on(Behaviour.MULLIGAN_KEEP_ZERO), hand_size > 0)]
         facts += [
@@ -1222,7 +1234,7 @@ class Encoding:
             z3.Not(s.started),
             self.all_of(s.player("kept", q) for q in range(self.players)),
             z3.Not(self.player_of(s, "looked", player)),
-            z3.Implies(self.on(Behaviour.MULLIGAN_LOOK_SMALLER), self.size_of(t, Zone.HAND, player) < self.hand),
+            z3.Implies(self.on(Behaviour.MULLIGAN_LOOK_SMALLER), self.size_of(t, Zone.HAND, player) < self.starting_hand(player)),
             z3.Implies(self.on(Behaviour.OPENING_HAND_AFTER_LOOK), self.size(t, Zone.BATTLEFIELD, None) == 0),
         )
 
@@ -1356,7 +1368,7 @@ class SymbolicBackend:
 
     def player_field(self, name: str, player: int, primed: bool):
         if name == "starting_hand":
-            return self.e.int(self.e.hand)
+            return self.e.int(self.e.hand + self.e.scope.hand_modifier(player))
         if name == "may_look":
             return self.e.may_look(self.t + 1 if primed else self.t, self.e.player_c[player])
         field = PLAYER_FUNCTION_FIELDS[name]

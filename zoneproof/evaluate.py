@@ -11,7 +11,7 @@ import itertools
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from .interpreter import may_look, sees
+from .interpreter import may_look, sees, starting_hand
 from .model import Action, ActionKind, CardType, GameState, PlayerState, Slot, SlotKind, Zone
 from .properties import (
     ActionField,
@@ -271,6 +271,7 @@ class ConcreteBackend:
     after: GameState | None = None
     ruleset: RuleSet | None = None  # needed only by sees() and may_look()
     hand: int = 2  # the starting hand size, for starting_hand(p)
+    hand_modifiers: tuple[int, ...] = ()  # each player's vanguard hand modifier (Scope.hand_modifiers)
 
     def bool_const(self, b: bool) -> bool:
         return b
@@ -339,12 +340,12 @@ class ConcreteBackend:
 
     def player_field(self, name: str, player: int, primed: bool) -> Any:
         if name == "starting_hand":
-            return self.hand
+            return self.hand + (self.hand_modifiers[player] if player < len(self.hand_modifiers) else 0)
         state = self.state(primed)
         if name == "may_look":
             if self.ruleset is None:
                 raise ValueError("may_look() needs the rule set: who may look depends on the rules in force")
-            return may_look(self.ruleset, state, player, self.hand)
+            return may_look(self.ruleset, state, player, starting_hand(self.ruleset, self.hand, self.hand_modifiers, player))
         record = state.players[player] if state.players else PlayerState()
         return getattr(record, "free_taken" if name == "free_mulligan" else name)
 

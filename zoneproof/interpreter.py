@@ -26,6 +26,7 @@ from .model import (
     GameState,
     ObjectState,
     PlayerState,
+    Scope,
     Slot,
     Zone,
     zone_key,
@@ -86,9 +87,19 @@ class World:
     card_types: tuple[CardType, ...]
     players: int
     hand: int = 2  # the starting hand size (103.4), for rule sets with a pregame
+    hand_modifiers: tuple[int, ...] = ()  # each player's vanguard hand modifier (Scope.hand_modifiers)
 
     def on(self, behaviour: Behaviour, zone: Zone | None = None) -> str | None:
         return self.ruleset.active(behaviour, zone)
+
+    def starting_hand(self, player: int) -> int:
+        """The player's starting hand size: the scope's, modified by their vanguard card where a
+        rule in force says so (902.5, 103.5a)."""
+        return starting_hand(self.ruleset, self.hand, self.hand_modifiers, player)
+
+    @classmethod
+    def of(cls, ruleset: RuleSet, slots: tuple[Slot, ...], card_types: tuple[CardType, ...], scope: Scope) -> "World":
+        return cls(ruleset, slots, card_types, scope.players, scope.starting_hand, scope.hand_modifiers)
 
 
 @dataclass(frozen=True)
@@ -713,6 +724,13 @@ class _Step:
 
     # ---------------------------------------------------------------- the pregame (103.4, 103.5)
 
+    def starting_hand(self, p: int) -> int:
+        """The player's starting hand size, citing the vanguard rule where it changes it."""
+        size = self.world.starting_hand(p)
+        if size != self.world.hand:
+            self.cite(self.world.on(Behaviour.HAND_MODIFIER))
+        return size
+
     def player_state(self) -> tuple[int, PlayerState]:
         p = self.action.player
         return p, self.players[p]
@@ -721,8 +739,9 @@ class _Step:
         p, ps = self.player_state()
         self.require(not ps.drawn, f"{PLAYER_NAMES[p]} has already drawn an opening hand")
         library = self.pile(Zone.LIBRARY, p)
-        self.require(len(library) >= self.world.hand, f"{PLAYER_NAMES[p]}'s library has fewer cards than the starting hand size")
-        for i in reversed(library[len(library) - self.world.hand:]):  # top first: each is the top when it moves
+        size = self.starting_hand(p)
+        self.require(len(library) >= size, f"{PLAYER_NAMES[p]}'s library has fewer cards than the starting hand size")
+        for i in reversed(library[len(library) - size:]):  # top first: each is the top when it moves
             self.move(i, Zone.HAND, p)
         self.players[p] = ps.moved(drawn=True)
 
@@ -754,12 +773,12 @@ class _Step:
         owed = 0
         if london:
             self.cite(london)
-            size, owed = self.world.hand, counted
+            size, owed = self.starting_hand(p), counted
         elif paris:
             self.cite(paris)
             size = max(0, len(hand) - (0 if free else 1))
         else:  # the mulligan of early Magic: a full new hand
-            size = self.world.hand
+            size = self.starting_hand(p)
         members = hand + library
         self.require(size <= len(members), f"{PLAYER_NAMES[p]} has fewer cards than the new hand needs")
         if hand:
@@ -844,7 +863,7 @@ class _Step:
     def do_post_mulligan_look(self) -> None:
         c, o = self.target()
         p, ps = self.player_state()
-        refusal = look_refusal(self.world.ruleset, self.before, p, self.world.hand)
+        refusal = look_refusal(self.world.ruleset, self.before, p, self.world.starting_hand(p))
         if refusal:
             raise IllegalAction(refusal)
         self.cite(self.world.on(Behaviour.MULLIGAN_LOOK))
@@ -870,12 +889,17 @@ class _Step:
         self.require(all(q.kept for q in self.players), "opening-hand actions come once every player has kept an opening hand")
         after_look = self.world.on(Behaviour.OPENING_HAND_AFTER_LOOK)
         if after_look:
-            waiting = [PLAYER_NAMES[q] for q in range(self.world.players) if may_look(self.world.ruleset, self.before, q, self.world.hand)]
+            waiting = [PLAYER_NAMES[q] for q in range(self.world.players) if may_look(self.world.ruleset, self.before, q, self.world.starting_hand(q))]
             self.require(not waiting, f"the mulligan process is not complete: {', '.join(waiting)} may still look at the top card ({after_look})")
             self.cite(after_look)
         self.require(o.zone is Zone.HAND and o.whose == p, f"{self.name(c)} is not in {PLAYER_NAMES[p]}'s hand")
         self.require(self.world.card_types[c] not in SPELL_ONLY_TYPES, f"{self.name(c)} is an instant or sorcery: not a permanent card")
         self.move(c, Zone.BATTLEFIELD, p, controller=p)
+
+
+def starting_hand(ruleset: RuleSet, hand: int, hand_modifiers: tuple[int, ...], player: int) -> int:
+    modifier = hand_modifiers[player] if player < len(hand_modifiers) else 0
+    return hand + modifier if ruleset.active(Behaviour.HAND_MODIFIER) else hand
 
 
 def look_refusal(ruleset: RuleSet, state: GameState, player: int, hand: int) -> str | None:

@@ -324,7 +324,7 @@ def _zones_of(ruleset: RuleSet, rule_id: str):
 def _confirm_rule_matters(e, model, k: int, ruleset: RuleSet, rule_id: str, scope: Scope) -> RuleFinding:
     """The interpreter must see step k's outcome change when the rule is removed."""
     card_types, states, actions = e.decode(model, k + 1)
-    world = World(ruleset, e.slots, card_types, scope.players, scope.starting_hand)
+    world = World.of(ruleset, e.slots, card_types, scope)
     steps, mismatch = execute(world, states[0], actions[:k], recorded=states[1:k + 1])
     if mismatch:
         return RuleFinding(rule_id, Status.ERROR, f"the run found by Z3 does not replay in the interpreter: {mismatch}")
@@ -350,7 +350,7 @@ def _confirm_rule_matters(e, model, k: int, ruleset: RuleSet, rule_id: str, scop
 def _confirm_view_change(e, k: int, model, ruleset: RuleSet, rule_id: str, scope: Scope) -> RuleFinding:
     """The interpreter must see who may see a face change in state k when the rule is removed."""
     card_types, states, actions = e.decode(model, k)
-    world = World(ruleset, e.slots, card_types, scope.players)
+    world = World.of(ruleset, e.slots, card_types, scope)
     steps, mismatch = execute(world, states[0], actions, recorded=states[1:])
     if mismatch:
         return RuleFinding(rule_id, Status.ERROR, f"the run found by Z3 does not replay in the interpreter: {mismatch}")
@@ -422,7 +422,7 @@ def event_conflict(prober: _Prober) -> Conflict | None:
         return None
     k, model = search.found
     card_types, states, actions = e.decode(model, k + 1, final_state=False)
-    world = World(ruleset, e.slots, card_types, scope.players, scope.starting_hand)
+    world = World.of(ruleset, e.slots, card_types, scope)
     steps, mismatch = execute(world, states[0], actions[:k], recorded=states[1:k + 1])
     event = actions[k]
     shown = describe_action(event, e.slots)

@@ -128,6 +128,7 @@ class Behaviour(str, Enum):
     DOCUMENTED = "documented"  # a rule the model records but that constrains no transition
     OPENING_HAND_ACTIONS = "opening-hand-actions"  # 103.6: once every player has kept, cards of opening hands may act
     OPENING_HAND_AFTER_LOOK = "opening-hand-after-look"  # 103.6 (BFZ): only once the mulligan process, the look included, is complete
+    HAND_MODIFIER = "hand-modifier"  # 902.5, 103.5a (Vanguard): a player's starting hand size is modified by their vanguard card
 
 
 # Where a move into a library puts the card: 0 is the bottom, n >= 1 is n-th from the top.
@@ -143,6 +144,9 @@ class Scope:
     depth: int = 3
     commanders: int = 0  # commander cards per player (903.3): 1 for a rule set of the Commander variant, else 0
     hand: int = 2  # the starting hand size (103.4) of rule sets with a pregame; at most `cards`
+    # Vanguard (902.5, 103.5a): each player's hand modifier, in turn order; () for a game without
+    # vanguard cards. The starting hand size of player p is hand + hand_modifiers[p].
+    hand_modifiers: tuple[int, ...] = ()
 
     LIMITS = {"players": (1, 4), "cards": (0, 8), "sideboard": (0, 3), "tokens": (0, 3), "depth": (0, 40), "commanders": (0, 1), "hand": (0, 8)}
 
@@ -150,6 +154,20 @@ class Scope:
     def starting_hand(self) -> int:
         """The starting hand size the pregame uses: `hand`, but never more than the deck holds."""
         return min(self.hand, self.cards)
+
+    def hand_modifier(self, player: int) -> int:
+        return self.hand_modifiers[player] if player < len(self.hand_modifiers) else 0
+
+    def hand_modifier_problem(self) -> str | None:
+        """What is wrong with the hand modifiers, if anything: one per player at most, and each
+        player's modified starting hand size within 0..cards."""
+        if len(self.hand_modifiers) > self.players:
+            return f"{len(self.hand_modifiers)} hand modifiers for {self.players} players"
+        for p, modifier in enumerate(self.hand_modifiers):
+            if not 0 <= self.starting_hand + modifier <= self.cards:
+                return (f"{PLAYER_NAMES[p]}'s hand modifier {modifier:+d} makes a starting hand of {self.starting_hand + modifier};"
+                        f" it must be 0..{self.cards} (the cards of a deck)")
+        return None
 
 
 PLAYER_NAMES = ("A", "B", "C", "D")

@@ -33,8 +33,10 @@ class Replay:
 def _backend_at(world: World, prop: Property, initial: GameState, steps: tuple[Step, ...], index: int) -> ConcreteBackend:
     states = [initial] + [s.state for s in steps]
     if prop.kind is PropertyKind.ALWAYS:
-        return ConcreteBackend(world.slots, world.card_types, states[index], ruleset=world.ruleset, hand=world.hand)
-    return ConcreteBackend(world.slots, world.card_types, states[index - 1], steps[index - 1].action, states[index], world.ruleset, world.hand)
+        return ConcreteBackend(world.slots, world.card_types, states[index], ruleset=world.ruleset, hand=world.hand,
+                               hand_modifiers=world.hand_modifiers)
+    return ConcreteBackend(world.slots, world.card_types, states[index - 1], steps[index - 1].action, states[index], world.ruleset, world.hand,
+                          world.hand_modifiers)
 
 
 def first_violation(world: World, prop: Property, initial: GameState, steps: tuple[Step, ...]) -> int | None:
@@ -130,7 +132,7 @@ def property_for_trace(trace: Trace, path: str) -> Property:
 def replay_trace(trace: Trace, path: str) -> tuple[Replay, World, Property]:
     ruleset = ruleset_for_trace(trace)
     prop = property_for_trace(trace, path)
-    world = World(ruleset, trace.slots, trace.card_types, trace.scope.players, trace.scope.starting_hand)
+    world = World.of(ruleset, trace.slots, trace.card_types, trace.scope)
     steps, mismatch = execute(
         world,
         trace.initial,

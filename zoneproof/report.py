@@ -353,6 +353,7 @@ def _scope_text(scope) -> str:
     return (
         f"{scope.players} players × {scope.cards} cards (+{'1 commander, ' if scope.commanders else ''}{scope.sideboard} sideboard, {scope.tokens} token"
         f"{'s' * (scope.tokens != 1)}), depth {scope.depth}"
+        + (f", hand modifiers {', '.join(f'{PLAYER_NAMES[p]} {m:+d}' for p, m in enumerate(scope.hand_modifiers))}" if any(scope.hand_modifiers) else "")
     )
 
 

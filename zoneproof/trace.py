@@ -154,6 +154,8 @@ def trace_to_itf(trace: Trace) -> dict:
         scope_json["commanders"] = scope.commanders
     if pregame:
         scope_json["hand"] = scope.hand
+    if any(scope.hand_modifiers):
+        scope_json["hand_modifiers"] = {PLAYER_NAMES[p]: m for p, m in enumerate(scope.hand_modifiers)}
     return {
         "#meta": {
             "format": "ITF",
@@ -246,6 +248,15 @@ class _Reader:
         return table[value]
 
 
+def _hand_modifiers(r, raw, players: int) -> tuple[int, ...]:
+    """#meta.scope.hand_modifiers: a map from player names to ints."""
+    modifiers = r.typed(raw, dict, "#meta.scope.hand_modifiers")
+    names = PLAYER_NAMES[:players]
+    if set(modifiers) != set(names):
+        r.fail(f"#meta.scope.hand_modifiers must map exactly the players {', '.join(names)}")
+    return tuple(r.typed(modifiers[name], int, f"#meta.scope.hand_modifiers.{name}") for name in names)
+
+
 def read_trace(path: Path) -> Trace:
     where = str(path)
     try:
@@ -291,7 +302,11 @@ def read_trace(path: Path) -> Trace:
         low, high = Scope.LIMITS["hand"]
         if not low <= scope_values["hand"] <= high:
             r.fail(f"#meta.scope.hand is {scope_values['hand']}; it must be {low}..{high}")
+    if "hand_modifiers" in scope_raw:
+        scope_values["hand_modifiers"] = _hand_modifiers(r, scope_raw["hand_modifiers"], scope_values["players"])
     scope = Scope(**scope_values)
+    if scope.hand_modifier_problem():
+        r.fail(f"#meta.scope.hand_modifiers: {scope.hand_modifier_problem()}")
     slots = slots_for(scope)
     slot_by_name = {s.name: s.index for s in slots}
     player_by_name = {name: i for i, name in enumerate(PLAYER_NAMES[: scope.players])}
