@@ -387,6 +387,21 @@ def test_the_commander_mulligan_is_the_london_mulligan_and_leaves_the_commander_
     assert started.started and started.objects[cmd].zone is Zone.STACK
 
 
+@pytest.mark.parametrize("name, rule", [("mtg-commander", "103.6"), ("mtg-commander-2020", "103.5")])
+def test_an_opening_hand_action_of_a_commander_game_comes_once_the_hand_is_kept(name, rule):
+    ruleset = load_ruleset(name)
+    w, start = commander_world(ruleset)
+    drawn = run(w, start, Action(K.DRAW_HAND, player=0))
+    leyline = Action(K.OPENING_HAND_ACTION, card=A1, player=0)
+    with pytest.raises(IllegalAction, match="once every player has kept"):
+        apply(w, drawn, leyline)
+    outcome = apply(w, run(w, drawn, Action(K.KEEP, player=0)), leyline)
+    assert outcome.state.objects[A1].zone is Zone.BATTLEFIELD and rule in outcome.rules and not outcome.state.started
+    w_without, _ = commander_world(ruleset.without([rule]))
+    with pytest.raises(IllegalAction, match="no rule in force"):
+        apply(w_without, run(w_without, drawn, Action(K.KEEP, player=0)), leyline)
+
+
 def test_mulligan_conserves_catches_a_mulligan_that_draws_the_commander():
     w, start = commander_world(load_ruleset("mtg-commander"))
     cmd = next(s.index for s in w.slots if s.is_commander)
