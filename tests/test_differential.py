@@ -399,9 +399,9 @@ NEEDS_SETUP = {
 
 @st.composite
 def legal_runs(draw, length: int = MAX_DEPTH, h: Harness = CURRENT_HARNESS, base: RuleSet | None = None):
-    """(removed rules, card types, states, actions) of a legal run of `length` actions. A run of
-    the greatest length holds every shorter run as a prefix, and a failure names the first step that
-    goes wrong (Hypothesis draws short runs far more often than long ones when given the choice).
+    """(removed rules, card types, states, actions) of a legal run of `length` actions (fewer at a
+    dead end, a state where no action is legal). A run of the greatest length holds every shorter
+    run as a prefix, and a failure names the first step that goes wrong (Hypothesis draws short runs far more often than long ones when given the choice).
     `base` names a rule set with a pregame (its harness has the base game's slots)."""
     if base is not None:
         h = harness_for(base)
@@ -415,6 +415,8 @@ def legal_runs(draw, length: int = MAX_DEPTH, h: Harness = CURRENT_HARNESS, base
     states, actions = [h.start], []
     for _ in range(length):
         legal = legal_actions(world, states[-1])
+        if not legal:  # a dead end: without 103.5.keep-zero a player may owe cards their empty hand cannot give
+            break
         pregame = {k: v for k, v in legal.items() if k in PREGAME_ACTIONS}
         if pregame_first and pregame:
             legal = pregame
