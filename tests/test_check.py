@@ -114,18 +114,23 @@ property never-tapped {
   means "no permanent is ever tapped (false: a permanent can be tapped)"
   step forall c: object. not tapped'(c)
 }
+property library-ascending {
+  cites 400.5
+  means "a library's cards lie in ascending order (false: it is about pairs, so it gets a query of its own)"
+  always forall c: object, d: object. c != d and zone(c) == library and zone(d) == library -> pos(c) < pos(d)
+}
 """
 
 
 def test_properties_proved_together_hold_and_the_violated_ones_keep_their_own_counterexample():
-    # None of these has an expectation in mtg-current, so all four go into the joint proof: its
-    # models violate the two false ones, which must come back violated exactly as when checked alone.
+    # None of these has an expectation in mtg-current, so all go into joint proofs: their models
+    # violate the false ones, which must come back violated exactly as when checked alone.
     ruleset, scope = load_ruleset("mtg-current"), Scope(cards=2, depth=2)
     props = list(parse_properties(MIXED, "<mixed>"))
     results = {r.prop.id: r for r in check_properties(ruleset, props, scope)}
     assert {i: r.verdict for i, r in results.items()} == {
         "hand-only-own": Verdict.HOLDS, "never-in-a-graveyard": Verdict.VIOLATED,
-        "library-only-own": Verdict.HOLDS, "never-tapped": Verdict.VIOLATED,
+        "library-only-own": Verdict.HOLDS, "never-tapped": Verdict.VIOLATED, "library-ascending": Verdict.VIOLATED,
     }
     for prop in props:
         [alone] = check_properties(ruleset, [prop], scope)

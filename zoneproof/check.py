@@ -167,32 +167,48 @@ class Search:
 def check_properties(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int = 0, timeout: float = 60.0) -> list[CheckResult]:
     """Check each property to the depth bound; a violation comes back with a shortest counterexample.
 
-    The properties expected to hold are first proved together (`_prove_together`); the others, and
-    any that the joint proof leaves undecided, are checked one by one, each as if it were the only
-    one (`_check_alone`). `timeout` bounds the seconds spent on each property, and on the joint proof.
+    The properties expected to hold are first proved on one shared unrolling (`_prove_expected`);
+    the others, and any that this leaves undecided, are checked one by one, each as if it were the
+    only one (`_check_alone`). `timeout` bounds the seconds spent on each property, and on each
+    joint proof.
     """
     scope = ruleset.scope_for(scope)
-    proved = _prove_together(ruleset, [p for p in props if _in_joint_proof(ruleset, p)], scope, seed, timeout)
+    proved = _prove_expected(ruleset, [p for p in props if _expected_to_hold(ruleset, p)], scope, seed, timeout)
     return [proved.get(prop.id) or _check_alone(ruleset, prop, scope, seed, timeout) for prop in props]
 
 
-def _in_joint_proof(ruleset: RuleSet, prop: Property) -> bool:
-    """Expected to hold, and not about the order of pairs of objects: with those, one query costs
-    more than a query for each."""
+def _expected_to_hold(ruleset: RuleSet, prop: Property) -> bool:
+    """Holds or vacuous, as the rule set file expects; with no expectation (`--without`), holds."""
     expected = ruleset.expected(prop.id)
-    return (expected is None or expected.verdict != "violated") and not orders_objects(prop)
+    return expected is None or expected.verdict != "violated"
 
 
-def _prove_together(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int, timeout: float) -> dict[str, CheckResult]:
+def _prove_expected(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int, timeout: float) -> dict[str, CheckResult]:
+    """Verdict HOLDS, keyed by property id, for the properties proved to hold on one unrolling
+    that they share: in one query together, but for those about the order of pairs of objects,
+    with which one query costs more than a query for each; each of those gets a query of its own."""
+    if len(props) < 2:
+        return {}
+    started = time.monotonic()
+    unrolling = Unrolling(ruleset, scope, props)
+    setup = time.monotonic() - started
+    groups = [[p for p in props if not orders_objects(p)]] + [[p] for p in props if orders_objects(p)]
+    proved: dict[str, CheckResult] = {}
+    for group in groups:
+        proved |= _prove_together(unrolling, ruleset, group, scope, seed, timeout, setup)
+    return proved
+
+
+def _prove_together(unrolling: Unrolling, ruleset: RuleSet, props: list[Property], scope: Scope, seed: int, timeout: float,
+                    setup: float) -> dict[str, CheckResult]:
     """Verdict HOLDS, keyed by property id, for the properties that one query proves to hold
     together. A model of a violation drops the properties it violates (each is then checked on
-    its own, for its shortest counterexample) and the query is asked again for the rest, while
-    at least two are left; when no answer comes within `timeout` seconds in all, none is proved.
-    `seconds` of each is the time of the unrolling and these queries."""
-    started = time.monotonic()
+    its own, for its shortest counterexample) and the query is asked again for the rest; when
+    no answer comes within `timeout` seconds in all, none is proved. `seconds` of each is the
+    time of these queries plus `setup`, the time of the unrolling, which counts against `timeout`."""
+    started = time.monotonic() - setup
     pending = list(props)
-    unrolling = Unrolling(ruleset, scope, props) if len(pending) > 1 else None
-    while len(pending) > 1:
+    while pending:
         goal_at = partial(_any_violation, unrolling, tuple(pending))
         first = min(_first_step(p) for p in pending)
         answer = unrolling.query(goal_at, first, scope.depth, seed, (started + timeout - time.monotonic()) * 1000)
