@@ -167,14 +167,14 @@ class Search:
 def check_properties(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int = 0, timeout: float = 60.0) -> list[CheckResult]:
     """Check each property to the depth bound; a violation comes back with a shortest counterexample.
 
-    The properties expected to hold are first proved on one shared unrolling (`_prove_expected`);
-    the others, and any that this leaves undecided, are checked one by one, each as if it were the
-    only one (`_check_alone`). `timeout` bounds the seconds spent on each property, and on each
+    The properties expected to hold are first checked on one shared unrolling (`_check_expected`);
+    the others, and those found violated there, are checked one by one, each as if it were the
+    only one (`_check_alone`). `timeout` bounds the seconds spent on each property, and on the
     joint proof.
     """
     scope = ruleset.scope_for(scope)
-    proved = _prove_expected(ruleset, [p for p in props if _expected_to_hold(ruleset, p)], scope, seed, timeout)
-    return [proved.get(prop.id) or _check_alone(ruleset, prop, scope, seed, timeout) for prop in props]
+    decided = _check_expected(ruleset, [p for p in props if _expected_to_hold(ruleset, p)], scope, seed, timeout)
+    return [decided.get(prop.id) or _check_alone(ruleset, prop, scope, seed, timeout) for prop in props]
 
 
 def _expected_to_hold(ruleset: RuleSet, prop: Property) -> bool:
@@ -183,20 +183,23 @@ def _expected_to_hold(ruleset: RuleSet, prop: Property) -> bool:
     return expected is None or expected.verdict != "violated"
 
 
-def _prove_expected(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int, timeout: float) -> dict[str, CheckResult]:
-    """Verdict HOLDS, keyed by property id, for the properties proved to hold on one unrolling
-    that they share: in one query together, but for those about the order of pairs of objects,
-    with which one query costs more than a query for each; each of those gets a query of its own."""
+def _check_expected(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int, timeout: float) -> dict[str, CheckResult]:
+    """The verdicts, keyed by property id, decided on one unrolling that the properties share:
+    HOLDS for those proved together in one query (`_prove_together`); HOLDS or UNKNOWN for each
+    property about the order of pairs of objects, checked on its own there (with those, one query
+    costs more than a query for each). A violation is left out: its counterexample comes from
+    `_check_alone`."""
     if len(props) < 2:
         return {}
     started = time.monotonic()
     unrolling = Unrolling(ruleset, scope, props)
     setup = time.monotonic() - started
-    groups = [[p for p in props if not orders_objects(p)]] + [[p] for p in props if orders_objects(p)]
-    proved: dict[str, CheckResult] = {}
-    for group in groups:
-        proved |= _prove_together(unrolling, ruleset, group, scope, seed, timeout, setup)
-    return proved
+    decided = _prove_together(unrolling, ruleset, [p for p in props if not orders_objects(p)], scope, seed, timeout, setup)
+    for prop in filter(orders_objects, props):
+        result = _check_one(unrolling, ruleset, prop, scope, seed, timeout, setup)
+        if result.verdict in (Verdict.HOLDS, Verdict.UNKNOWN):
+            decided[prop.id] = result
+    return decided
 
 
 def _prove_together(unrolling: Unrolling, ruleset: RuleSet, props: list[Property], scope: Scope, seed: int, timeout: float,
