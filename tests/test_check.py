@@ -9,7 +9,7 @@ import pytest
 
 from zoneproof.check import Verdict, check_properties
 from zoneproof.model import Scope
-from zoneproof.properties import load_properties, stock_properties
+from zoneproof.properties import load_properties, parse_properties, stock_properties
 from zoneproof.replay import replay_trace
 from zoneproof.ruleset import load_ruleset
 from zoneproof.trace import itf_text, read_trace, write_trace
@@ -91,6 +91,60 @@ def test_unknown_is_never_reported_as_holds():
     [result] = check_properties(load_ruleset("mtg-current"), [PROPS["ordered-zones"]], Scope(depth=6), timeout=0.5)
     assert result.verdict is Verdict.UNKNOWN
     assert "timeout" in result.reason
+
+
+MIXED = """
+property hand-only-own {
+  cites 400.3
+  means "hands hold only their owner's cards"
+  always forall c: card. zone(c) == hand -> whose(c) == owner(c)
+}
+property never-in-a-graveyard {
+  cites 404.1
+  means "no card is ever in a graveyard (false: a card can be put there)"
+  always forall c: card. zone(c) != graveyard
+}
+property library-only-own {
+  cites 400.3
+  means "libraries hold only their owner's cards"
+  always forall c: card. zone(c) == library -> whose(c) == owner(c)
+}
+property never-tapped {
+  cites 701.26
+  means "no permanent is ever tapped (false: a permanent can be tapped)"
+  step forall c: object. not tapped'(c)
+}
+property library-ascending {
+  cites 400.5
+  means "a library's cards lie in ascending order (false: it is about pairs, so it gets a query of its own)"
+  always forall c: object, d: object. c != d and zone(c) == library and zone(d) == library -> pos(c) < pos(d)
+}
+"""
+
+
+def test_properties_proved_together_hold_and_the_violated_ones_keep_their_own_counterexample():
+    # None of these has an expectation in mtg-current, so all go into joint proofs: their models
+    # violate the false ones, which must come back violated exactly as when checked alone.
+    ruleset, scope = load_ruleset("mtg-current"), Scope(cards=2, depth=2)
+    props = list(parse_properties(MIXED, "<mixed>"))
+    results = {r.prop.id: r for r in check_properties(ruleset, props, scope)}
+    assert {i: r.verdict for i, r in results.items()} == {
+        "hand-only-own": Verdict.HOLDS, "never-in-a-graveyard": Verdict.VIOLATED,
+        "library-only-own": Verdict.HOLDS, "never-tapped": Verdict.VIOLATED, "library-ascending": Verdict.VIOLATED,
+    }
+    for prop in props:
+        [alone] = check_properties(ruleset, [prop], scope)
+        together = results[prop.id]
+        assert (alone.verdict, alone.depth, alone.witnesses) == (together.verdict, together.depth, together.witnesses)
+        if alone.trace is not None:
+            assert itf_text(alone.trace) == itf_text(together.trace)
+
+
+def test_a_joint_proof_without_an_answer_proves_nothing():
+    # a budget too small for any query: the joint proof gives up, and so does each property's own check
+    props = [PROPS[p] for p in ("owner-zones", "one-zone", "tokens")]
+    results = check_properties(load_ruleset("mtg-current"), props, Scope(), timeout=0.01)
+    assert [r.verdict for r in results] == [Verdict.UNKNOWN] * 3
 
 
 @pytest.fixture(scope="module")

@@ -81,6 +81,13 @@ def test_unknown_verdict_exits_3(run):
     assert "unknown" in out and "holds" not in out.split("\n")[0]
 
 
+def test_a_tiny_timeout_gives_unknown_and_never_holds(run):
+    code, out, _ = run("check", "--no-lint", "mtg-current", "-p", "owner-zones", "-p", "one-zone", "-p", "zone-wide", "--timeout", "0.01")
+    assert code == 3
+    lines = [line for line in out.splitlines() if line.startswith("mtg-current")]
+    assert len(lines) == 3 and all(" unknown " in line for line in lines)
+
+
 def test_user_property_file(run, tmp_path):
     (tmp_path / "mine.zp").write_text(
         'property hand-only-own {\n  cites 400.3\n  means "hands hold only their owner\'s cards"\n'

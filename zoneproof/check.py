@@ -10,11 +10,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
+from functools import partial
 
 import z3
 
 from .encoder import Encoding, SymbolicBackend
-from .evaluate import evaluate, int_reach
+from .evaluate import evaluate, int_reach, orders_objects
 from .interpreter import World
 from .model import Scope
 from .properties import Property, PropertyKind
@@ -166,13 +167,83 @@ class Search:
 def check_properties(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int = 0, timeout: float = 60.0) -> list[CheckResult]:
     """Check each property to the depth bound; a violation comes back with a shortest counterexample.
 
-    `timeout` bounds the seconds spent on each property.
+    The properties expected to hold are first checked on one shared unrolling (`_check_expected`);
+    the others, and those found violated there, are checked one by one, each as if it were the
+    only one (`_check_alone`). `timeout` bounds the seconds spent on each property, and on the
+    joint proof.
     """
-    started = time.monotonic()
     scope = ruleset.scope_for(scope)
+    decided = _check_expected(ruleset, [p for p in props if _expected_to_hold(ruleset, p)], scope, seed, timeout)
+    return [decided.get(prop.id) or _check_alone(ruleset, prop, scope, seed, timeout) for prop in props]
+
+
+def _expected_to_hold(ruleset: RuleSet, prop: Property) -> bool:
+    """Holds or vacuous, as the rule set file expects; with no expectation (`--without`), holds."""
+    expected = ruleset.expected(prop.id)
+    return expected is None or expected.verdict != "violated"
+
+
+def _check_expected(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int, timeout: float) -> dict[str, CheckResult]:
+    """The verdicts, keyed by property id, decided on one unrolling that the properties share:
+    HOLDS for those proved together in one query (`_prove_together`); HOLDS or UNKNOWN for each
+    property about the order of pairs of objects, checked on its own there (with those, one query
+    costs more than a query for each). A violation is left out: its counterexample comes from
+    `_check_alone`."""
+    if len(props) < 2:
+        return {}
+    started = time.monotonic()
     unrolling = Unrolling(ruleset, scope, props)
     setup = time.monotonic() - started
-    return [_check_one(unrolling, ruleset, prop, scope, seed, timeout, setup) for prop in props]
+    decided = _prove_together(unrolling, ruleset, [p for p in props if not orders_objects(p)], scope, seed, timeout, setup)
+    for prop in filter(orders_objects, props):
+        result = _check_one(unrolling, ruleset, prop, scope, seed, timeout, setup)
+        if result.verdict in (Verdict.HOLDS, Verdict.UNKNOWN):
+            decided[prop.id] = result
+    return decided
+
+
+def _prove_together(unrolling: Unrolling, ruleset: RuleSet, props: list[Property], scope: Scope, seed: int, timeout: float,
+                    setup: float) -> dict[str, CheckResult]:
+    """Verdict HOLDS, keyed by property id, for the properties that one query proves to hold
+    together. A model of a violation drops the properties it violates (each is then checked on
+    its own, for its shortest counterexample) and the query is asked again for the rest; when
+    no answer comes within `timeout` seconds in all, none is proved. `seconds` of each is the
+    time of these queries plus `setup`, the time of the unrolling, which counts against `timeout`."""
+    started = time.monotonic() - setup
+    pending = list(props)
+    while pending:
+        goal_at = partial(_any_violation, unrolling, tuple(pending))
+        first = min(_first_step(p) for p in pending)
+        answer = unrolling.query(goal_at, first, scope.depth, seed, (started + timeout - time.monotonic()) * 1000)
+        if answer.answer is Answer.UNKNOWN:
+            return {}
+        if answer.answer is Answer.UNSAT:
+            seconds = time.monotonic() - started
+            return {p.id: CheckResult(ruleset, p, Verdict.HOLDS, scope.depth, seconds) for p in pending}
+        pending = [p for p in pending if not _violated_in(answer.model, unrolling, p, scope.depth)]
+    return {}
+
+
+def _check_alone(ruleset: RuleSet, prop: Property, scope: Scope, seed: int, timeout: float) -> CheckResult:
+    """Check one property on an unrolling of its own. Z3's search depends on every term its
+    context has seen, so a context of its own makes the counterexample the same whatever else is
+    checked in the run: the one `zoneproof check -p` of this property alone finds."""
+    started = time.monotonic()
+    unrolling = Unrolling(ruleset, scope, [prop])
+    return _check_one(unrolling, ruleset, prop, scope, seed, timeout, time.monotonic() - started)
+
+
+def _first_step(prop: Property) -> int:
+    """The first state (always) or step (step properties) a property speaks of."""
+    return 0 if prop.kind is PropertyKind.ALWAYS else 1
+
+
+def _any_violation(unrolling: Unrolling, props: tuple[Property, ...], k: int):
+    return z3.Or([unrolling.violation(p, k) for p in props if k >= _first_step(p)])
+
+
+def _violated_in(model, unrolling: Unrolling, prop: Property, depth: int) -> bool:
+    return any(z3.is_true(model.eval(unrolling.violation(prop, k), model_completion=True)) for k in range(_first_step(prop), depth + 1))
 
 
 def check_removals(ruleset: RuleSet, rule_ids: list[str], props: list[Property], scope: Scope, seed: int = 0,
@@ -201,8 +272,7 @@ def _check_one(unrolling: Unrolling, ruleset, prop, scope, seed, timeout, setup,
     def result(verdict: Verdict, depth: int, trace: Trace | None = None, reason: str = "", found: tuple[str, ...] = ()) -> CheckResult:
         return CheckResult(ruleset, prop, verdict, depth, elapsed(), trace, reason, found)
 
-    first = 0 if prop.kind is PropertyKind.ALWAYS else 1
-    search = unrolling.shortest(lambda k: unrolling.violation(prop, k), first, scope.depth, seed, started + timeout, solver, assumptions)
+    search = unrolling.shortest(lambda k: unrolling.violation(prop, k), _first_step(prop), scope.depth, seed, started + timeout, solver, assumptions)
     if search.found is None:
         if search.unknown:
             return result(Verdict.UNKNOWN, scope.depth, reason=f"{search.unknown} (no violation up to depth {scope.depth} could be ruled out)")

@@ -163,6 +163,19 @@ def int_reach(target: Property | Expr, variable_bound: int) -> int:
     return best
 
 
+def orders_objects(target: Property | Expr) -> bool:
+    """Whether the expression compares the positions of two objects (`pos(c) < pos(d)`): a claim
+    about the order of every pair of objects in a zone, whose encoding is the largest by far."""
+
+    def compares(node) -> bool:
+        match node:
+            case BinOp(op, Apply("pos", left, _), Apply("pos", right, _)) if op in ("<", "<=", ">", ">=") and left != right:
+                return True
+        return any(compares(child) for child in _children(node))
+
+    return compares(target.expr if isinstance(target, Property) else target)
+
+
 def _children(node) -> list:
     found = []
     for f in dataclasses.fields(node):
