@@ -48,6 +48,7 @@ STOCK = {
     "mulligan-conserves": ("103.4", "103.5", "903.6", "903.8"),
     "mulligan-keep-zero": ("103.4", "103.5"),
     "mulligan-look-smaller": ("103.4",),
+    "team-look": ("103.4", "810.5"),
     "opening-hand-actions": ("103.6",),
     "markers-kept": ("203.4", "205.4"),
     "deck-shuffled-after-search": ("204.3",),

@@ -211,7 +211,7 @@ def _check_one(unrolling: Unrolling, ruleset, prop, scope, seed, timeout, setup,
     trace, problem = counterexample(unrolling.encoding, model, k, ruleset, prop, scope, seed)
     if problem:
         return result(Verdict.ERROR, k, reason=problem)
-    world = World(ruleset, trace.slots, trace.card_types, scope.players, scope.starting_hand)
+    world = World(ruleset, trace.slots, trace.card_types, scope.players, scope.starting_hand, scope.team_size)
     found = tuple(witnesses(world, prop, trace.initial, trace.steps, k))
     return result(Verdict.VIOLATED, k, trace, "" if search.least else "a shorter counterexample was not ruled out in time", found)
 
@@ -219,7 +219,7 @@ def _check_one(unrolling: Unrolling, ruleset, prop, scope, seed, timeout, setup,
 def counterexample(encoding: Encoding, model, k: int, ruleset: RuleSet, prop: Property, scope: Scope, seed: int):
     """(trace, None) for a model that replays in the interpreter, else (None, what went wrong)."""
     card_types, states, actions = encoding.decode(model, k)
-    world = World(ruleset, encoding.slots, card_types, scope.players, scope.starting_hand)
+    world = World(ruleset, encoding.slots, card_types, scope.players, scope.starting_hand, scope.team_size)
     steps, mismatch = execute(world, states[0], actions, recorded=states[1:])
     if mismatch:
         return None, f"the counterexample found by Z3 does not replay in the interpreter: {mismatch}"

@@ -219,11 +219,11 @@ def _replay(e: Encoding, model, t: int, kind: ActionKind, allowing: RuleSet, ref
     """The run in the interpreter under both sides; a BehaviourDifference, or a Problem (checker bug)."""
     card_types, states, actions = e.decode(model, t + 1)
     where = f"the {kind.value} run that {allowing.label} allows and {refusing.label} forbids"
-    world = World(allowing, e.slots, card_types, e.players, e.hand)
+    world = World(allowing, e.slots, card_types, e.players, e.hand, e.scope.team_size)
     steps, mismatch = execute(world, states[0], actions, recorded=states[1:])
     if mismatch:
         return Problem(f"{where} does not replay under {allowing.label}: {mismatch}", checker_bug=True)
-    other = World(refusing, e.slots, card_types, e.players, e.hand)
+    other = World(refusing, e.slots, card_types, e.players, e.hand, e.scope.team_size)
     _, mismatch = execute(other, states[0], actions[:-1], recorded=states[1:-1])
     if mismatch:
         return Problem(f"{where}: its first {t} steps do not replay under {refusing.label}: {mismatch}", checker_bug=True)

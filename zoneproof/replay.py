@@ -33,8 +33,8 @@ class Replay:
 def _backend_at(world: World, prop: Property, initial: GameState, steps: tuple[Step, ...], index: int) -> ConcreteBackend:
     states = [initial] + [s.state for s in steps]
     if prop.kind is PropertyKind.ALWAYS:
-        return ConcreteBackend(world.slots, world.card_types, states[index], ruleset=world.ruleset, hand=world.hand)
-    return ConcreteBackend(world.slots, world.card_types, states[index - 1], steps[index - 1].action, states[index], world.ruleset, world.hand)
+        return ConcreteBackend(world.slots, world.card_types, states[index], ruleset=world.ruleset, hand=world.hand, team_size=world.team_size)
+    return ConcreteBackend(world.slots, world.card_types, states[index - 1], steps[index - 1].action, states[index], world.ruleset, world.hand, world.team_size)
 
 
 def first_violation(world: World, prop: Property, initial: GameState, steps: tuple[Step, ...]) -> int | None:
@@ -130,7 +130,7 @@ def property_for_trace(trace: Trace, path: str) -> Property:
 def replay_trace(trace: Trace, path: str) -> tuple[Replay, World, Property]:
     ruleset = ruleset_for_trace(trace)
     prop = property_for_trace(trace, path)
-    world = World(ruleset, trace.slots, trace.card_types, trace.scope.players, trace.scope.starting_hand)
+    world = World(ruleset, trace.slots, trace.card_types, trace.scope.players, trace.scope.starting_hand, trace.scope.team_size)
     steps, mismatch = execute(
         world,
         trace.initial,
