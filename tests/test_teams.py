@@ -1,6 +1,6 @@
-"""Two-Headed Giant's mulligan (810.5 of 2015, seed 002): the team scope option, who sees the card
-of the post-mulligan look in the interpreter and in the encoder, a counterexample that replays when
-the team look is removed, and bad input (exit 2, one line)."""
+"""Two-Headed Giant's mulligan (810.5 of 2015, seed 002) and the Commander mulligan's look at the
+cards set aside (903.8): the team scope option, who sees what in the interpreter and in the
+encoder, a counterexample that replays for each new rule removed, and bad input (exit 2, one line)."""
 
 import io
 import json
@@ -13,17 +13,21 @@ import z3
 from zoneproof.cli import main
 from zoneproof.encoder import Encoding
 from zoneproof.interpreter import World, apply, check_initial, sees
-from zoneproof.model import Action, ActionKind, CardType, GameState, Scope, initial_state, slots_for
+from zoneproof.model import Action, ActionKind, CardType, GameState, Scope, Zone, initial_state, slots_for
 from zoneproof.ruleset import RuleSet, load_ruleset
 from zoneproof.trace import read_trace
 
 K = ActionKind
 BFZ = load_ruleset("mtg-2015-bfz")
+COMMANDERS = [load_ruleset("mtg-2015-commander"), load_ruleset("mtg-2015-commander-bfz")]
 A, B, C, D = range(4)
 # Four players with one card each, a starting hand of one: A and B one team, C and D the other.
 TEAMS = Scope(players=4, cards=1, sideboard=0, tokens=0, hand=1, team_size=2)
 A1, B1, C1, D1 = range(4)
 TEAM_OPTIONS = ("--players", "4", "--team-size", "2", "--cards", "1", "--hand", "1", "--sideboard", "0", "--tokens", "0", "--no-lint")
+# Two players with two cards each, a starting hand of two: slots A1, A2, B1, B2.
+TWO = Scope(players=2, cards=2, sideboard=0, tokens=0, hand=2)
+CA1, CA2, CB1, CB2 = range(4)
 
 
 def world(ruleset: RuleSet, scope: Scope) -> tuple[World, GameState]:
@@ -53,6 +57,14 @@ TEAM_RUN = (
     + [Action(K.KEEP, player=p) for p in (A, B, C, D)]
     + [Action(K.POST_MULLIGAN_LOOK, card=B1, player=B, n=1)]
 )
+# A sets A2 aside with the Commander mulligan, keeps (A2 is shuffled back), and the game starts.
+SET_ASIDE_RUN = [
+    Action(K.DRAW_HAND, player=A), Action(K.MULLIGAN, player=A, cards=(CA1,)),
+    Action(K.DRAW_HAND, player=B), Action(K.KEEP, player=B), Action(K.KEEP, player=A, order=(("library/A", (CA2,)),)),
+    Action(K.EXILE, CA1),
+]
+# The same without 903.8.shuffle-back: A2 stays in exile after the keep.
+SET_ASIDE_KEPT_IN_EXILE = SET_ASIDE_RUN[:4] + [Action(K.KEEP, player=A), Action(K.EXILE, CA1)]
 
 
 def test_players_in_turn_order_form_teams():
@@ -73,6 +85,20 @@ def test_in_a_team_game_the_look_shows_the_card_to_the_teammates():
     assert run(w_no_teams, start, TEAM_RUN)[-1].objects[B1].shown == (B,)
     after = apply(w, looked, Action(K.DRAW, B1, B)).state  # a look shows the card for one step
     assert after.objects[B1].shown == () and seers(BFZ, after, B1, 4) == [B]
+
+
+@pytest.mark.parametrize("ruleset", COMMANDERS, ids=lambda r: r.name)
+def test_a_player_sees_the_cards_they_set_aside_until_the_game_starts(ruleset):
+    w, start = world(ruleset, TWO)
+    states = run(w, start, SET_ASIDE_RUN)
+    assert states[2].objects[CA2].zone is Zone.EXILE and states[2].objects[CA2].face_down
+    assert seers(ruleset, states[2], CA2, 2) == [A]
+    assert seers(ruleset.without(["903.8.look-set-aside"]), states[2], CA2, 2) == []
+    assert seers(ruleset, states[5], CA2, 2) == []  # shuffled back into the library
+    w_lost, _ = world(ruleset.without(["903.8.shuffle-back"]), TWO)
+    lost = run(w_lost, start, SET_ASIDE_KEPT_IN_EXILE)
+    assert seers(w_lost.ruleset, lost[5], CA2, 2) == [A]  # the pregame lasts
+    assert lost[6].started and seers(w_lost.ruleset, lost[6], CA2, 2) == []
 
 
 # ---------------------------------------------------------------- the encoder agrees
@@ -103,7 +129,25 @@ def test_the_encoder_shows_the_look_as_the_interpreter_does(removed, team_size):
     encoder_agrees(BFZ, removed, replace(TEAMS, team_size=team_size), TEAM_RUN)
 
 
+@pytest.mark.parametrize("removed, actions", [
+    ([], SET_ASIDE_RUN), (["903.8.look-set-aside"], SET_ASIDE_RUN), (["903.8.shuffle-back"], SET_ASIDE_KEPT_IN_EXILE),
+], ids=["set-aside-look", "without-set-aside-look", "without-shuffle-back"])
+@pytest.mark.parametrize("ruleset", COMMANDERS, ids=lambda r: r.name)
+def test_the_encoder_sees_the_set_aside_cards_as_the_interpreter_does(ruleset, removed, actions):
+    encoder_agrees(ruleset, removed, TWO, actions)
+
+
 # ---------------------------------------------------------------- counterexamples that replay
+
+
+@pytest.mark.parametrize("ruleset", ["mtg-2015-commander", "mtg-2015-commander-bfz"])
+def test_removing_the_set_aside_look_gives_a_counterexample_that_replays(run_cli, tmp_path, ruleset):
+    code, out, _ = run_cli("check", ruleset, "--without", "903.8.look-set-aside", "-p", "set-aside-visible",
+                           "--players", "1", "--cards", "2", "--sideboard", "0", "--tokens", "0", "--no-lint")
+    assert code == 1 and "violated  depth 2" in out, out
+    trace_path = tmp_path / "counterexamples" / f"{ruleset}--without-903.8.look-set-aside--set-aside-visible.itf.json"
+    code, replayed, _ = run_cli("replay", str(trace_path))
+    assert code == 0 and "✓ confirmed" in replayed, replayed
 
 
 TEAM_TRACE = "mtg-2015-bfz--without-810.5.team-look--team-look.itf.json"

@@ -765,15 +765,30 @@ class Encoding:
         """Player `player` may see the face of slot c in state t (interpreter: sees)."""
         s, Z = self.state(t), self.zone_c
         in_game = z3.Not(self.zone_is(s.zone[c], (Zone.OUTSIDE, Zone.NOWHERE)))
-        face_down = z3.And(
-            self.zone_is(s.zone[c], (Zone.BATTLEFIELD, Zone.STACK)),
-            self.on(Behaviour.FACE_DOWN_CONTROLLER_LOOKS),
-            s.controller[c] == self.player_c[player],
+        face_down = z3.Or(
+            z3.And(
+                self.zone_is(s.zone[c], (Zone.BATTLEFIELD, Zone.STACK)),
+                self.on(Behaviour.FACE_DOWN_CONTROLLER_LOOKS),
+                s.controller[c] == self.player_c[player],
+            ),
+            self.sees_set_aside(t, player, c),
         )
         hidden = z3.And(self.on(Behaviour.HIDDEN_ZONES), self.zone_is(s.zone[c], (Zone.LIBRARY, Zone.HAND)))
         own_hand = z3.And(s.zone[c] == Z[Zone.HAND], s.whose[c] == self.player_c[player])
         face_up = z3.If(hidden, own_hand, self.true())
         return z3.And(in_game, z3.Or(s.revealed[c], self.shown(t, player, c), z3.If(s.face_down[c], face_down, face_up)))
+
+    def sees_set_aside(self, t: int, player: int, c: int) -> z3.BoolRef:
+        """Slot c, face down, is a card of the player's in exile before the game starts, where the
+        Commander mulligan lets them look at the cards it set aside (903.8)."""
+        if not self.in_file(Behaviour.MULLIGAN_LOOK_SET_ASIDE):
+            return self.false()
+        s = self.state(t)
+        started = s.started if self.player_records else self.false()
+        return z3.And(
+            s.zone[c] == self.zone_c[Zone.EXILE], self.on(Behaviour.MULLIGAN_LOOK_SET_ASIDE), z3.Not(started),
+            s.whose[c] == self.player_c[player],
+        )
 
     def shown(self, t: int, player: int, c: int) -> z3.BoolRef:
         """The step before state t showed slot c to the player: the post-mulligan look shows the top

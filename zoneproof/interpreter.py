@@ -950,14 +950,18 @@ def sees(ruleset: RuleSet, state: GameState, player: int, index: int) -> bool:
 
     Not in the game (outside, a token that does not exist): nobody. Revealed by the step that led
     here (708.9): everyone; shown by it (the post-mulligan look): those it was shown to. Face down:
-    on the battlefield or the stack its controller (708.5), elsewhere nobody (406.3, 708.5). Face
-    up: a hand only its player, a library nobody (400.2, 401.2, 402.3); a public zone everyone."""
+    on the battlefield or the stack its controller (708.5), in exile before the game starts its
+    owner where the Commander mulligan lets a player look at the cards it set aside (903.8),
+    elsewhere nobody (406.3, 708.5). Face up: a hand only its player, a library nobody (400.2,
+    401.2, 402.3); a public zone everyone."""
     o = state.objects[index]
     if o.zone in (Zone.OUTSIDE, Zone.NOWHERE):
         return False
     if o.revealed or player in o.shown:
         return True
     if o.face_down:
+        if o.zone is Zone.EXILE:
+            return not state.started and ruleset.active(Behaviour.MULLIGAN_LOOK_SET_ASIDE) is not None and o.whose == player
         return (
             o.zone in (Zone.BATTLEFIELD, Zone.STACK)
             and ruleset.active(Behaviour.FACE_DOWN_CONTROLLER_LOOKS) is not None

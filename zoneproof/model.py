@@ -123,6 +123,7 @@ class Behaviour(str, Enum):
     MULLIGAN_LOOK_SMALLER = "mulligan-look-smaller"  # 103.4 (Vancouver): only a player below the starting hand size looks
     MULLIGAN_PARTIAL_PARIS = "mulligan-partial-paris"  # 903.8 (Commander until 2016): set aside part of the hand, draw one fewer
     MULLIGAN_RETURN_SET_ASIDE = "mulligan-return-set-aside"  # 903.8: on keeping, the cards set aside are shuffled back
+    MULLIGAN_LOOK_SET_ASIDE = "mulligan-look-set-aside"  # 903.8: before the game starts, a player sees their own cards set aside
     MULLIGAN_TEAM_LOOK = "mulligan-team-look"  # 810.5 (Two-Headed Giant, BFZ): teammates also see the card of a post-mulligan look
     SHUFFLE_AFTER_SEARCH = "shuffle-after-search"  # Berserk 204.3: a deck looked through is shuffled before anything else happens
     GRAVEYARD_KEEPS_MARKERS = "graveyard-keeps-markers"  # Berserk 205.4: a card put into a graveyard keeps its markers (counters)
