@@ -441,15 +441,17 @@ def legal_runs(draw, length: int = MAX_DEPTH, h: Harness = CURRENT_HARNESS, base
 
 
 def run_facts(e: Encoding, states: list[GameState], actions: list[Action], fixed_states) -> list:
-    """Facts fixing every action of a run and the states numbered in `fixed_states`."""
-    return [f for t in fixed_states for f in e.state_is(t, states[t])] + [f for t, a in enumerate(actions) for f in e.action_is(t, a)]
+    """Facts fixing every action of a run and the states numbered in `fixed_states`, with what the
+    step before each showed (a run's first state has no step before it in the query)."""
+    fixed = [f for t in fixed_states for f in e.state_is(t, states[t]) + (e.shown_is(t, states[t]) if t else [])]
+    return fixed + [f for t, a in enumerate(actions) for f in e.action_is(t, a)]
 
 
 def first_rejected_step(q: Query, states: list[GameState], actions: list[Action]) -> int | None:
     """The first step the encoder does not admit (1-based), or None when it admits the whole run."""
     with pushed(q.solver, q.e.state_is(0, states[0])):
         for t, action in enumerate(actions):
-            q.solver.add(q.e.action_is(t, action) + q.e.state_is(t + 1, states[t + 1]))
+            q.solver.add(q.e.action_is(t, action) + q.e.state_is(t + 1, states[t + 1]) + q.e.shown_is(t + 1, states[t + 1]))
             if q.check() != z3.sat:
                 return t + 1
     return None

@@ -97,7 +97,8 @@ def test_the_vancouver_look_puts_the_top_card_on_the_bottom_only_below_the_start
     assert [looked.objects[c].pos for c in (A1, A2)] == [0, 1] and looked.players[0].looked
     assert looked.objects[A1].gen == smaller.objects[A1].gen  # it stays in the library: the same object
     stays = run(w, smaller, Action(K.POST_MULLIGAN_LOOK, card=A1, player=0, n=1))
-    assert stays.objects == smaller.objects
+    assert [o.moved(shown=()) for o in stays.objects] == list(smaller.objects)
+    assert stays.objects[A1].shown == looked.objects[A1].shown == (0,)  # the look shows the card to its player
     with pytest.raises(IllegalAction, match="already looked"):
         apply(w, looked, Action(K.POST_MULLIGAN_LOOK, card=A2, player=0, n=1))
     # no look before Vancouver, and none with 103.4.look removed

@@ -42,17 +42,19 @@ STOCK = {
     "face-down-reveal": ("708.9",),
     "face-up-same-object": ("708.7", "708.8"),
     "hidden-zones": ("400.2", "401.2", "402.3"),
+    "set-aside-visible": ("903.8",),
     "illegal-cast-reversed": ("601.2", "601.2e"),
     "commander-return": ("903.9", "903.9a", "903.9b"),
     "mulligan-hand-size": ("103.4", "103.5"),
     "mulligan-conserves": ("103.4", "103.5", "903.6", "903.8"),
     "mulligan-keep-zero": ("103.4", "103.5"),
     "mulligan-look-smaller": ("103.4",),
+    "team-look": ("103.4", "810.5"),
     "opening-hand-actions": ("103.6",),
     "markers-kept": ("203.4", "205.4"),
     "deck-shuffled-after-search": ("204.3",),
 }
-ALWAYS = {"owner-zones", "one-zone", "spells-not-permanents", "face-down-visibility", "hidden-zones"}
+ALWAYS = {"owner-zones", "one-zone", "spells-not-permanents", "face-down-visibility", "hidden-zones", "set-aside-visible"}
 
 
 def stock(prop_id: str):

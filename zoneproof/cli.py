@@ -22,7 +22,7 @@ from .coverage import coverage
 from .lint import Status, lint
 from .diff import behaviour_scenarios, diff
 from .errors import ExitCode, InputError, did_you_mean
-from .model import PLAYER_NAMES, ActionKind, Scope
+from .model import PLAYER_NAMES, ActionKind, Scope, team_size_problem
 from .properties import Property, load_properties, stock_properties
 from .replay import replay_trace, witnesses
 from .scenario import load_scenario, run_scenario, write_scenario
@@ -83,13 +83,14 @@ def scope_options(command):
         click.option("--hand", default=None, type=int, help="Starting hand size for rule sets with a mulligan rule (0..--cards; default 2, or --cards if smaller)."),
         click.option("--hand-modifier", "hand_modifier", multiple=True, metavar="PLAYER=N",
                      help="A Vanguard game: the hand modifier of PLAYER's vanguard card, as in B=+1 (repeatable; 902.5, 103.5a)."),
+        click.option("--team-size", default=0, show_default=True, help="Players in turn order form teams of this size (Two-Headed Giant: 2, with --players 4); 0: no teams."),
     ]):
         command = option(command)
     return command
 
 
 def _scope(players: int, cards: int, sideboard: int, tokens: int, depth: int, hand: int | None = None,
-           hand_modifier: tuple[str, ...] = ()) -> Scope:
+           hand_modifier: tuple[str, ...] = (), team_size: int = 0) -> Scope:
     values = dict(players=players, cards=cards, sideboard=sideboard, tokens=tokens, depth=depth)
     for name, value in values.items():
         low, high = Scope.LIMITS[name]
@@ -99,7 +100,10 @@ def _scope(players: int, cards: int, sideboard: int, tokens: int, depth: int, ha
         hand = min(Scope.hand, cards)
     elif not 0 <= hand <= cards:
         raise InputError(f"--hand must be 0..{cards} (at most --cards), got {hand}")
-    scope = Scope(**values, hand=hand, hand_modifiers=_hand_modifiers(hand_modifier, players))
+    problem = team_size_problem(team_size, players)
+    if problem:
+        raise InputError(f"--team-size {problem}")
+    scope = Scope(**values, hand=hand, hand_modifiers=_hand_modifiers(hand_modifier, players), team_size=team_size)
     if scope.hand_modifier_problem():
         raise InputError(f"--hand-modifier: {scope.hand_modifier_problem()}")
     return scope
@@ -176,13 +180,13 @@ def _write_counterexample(r: CheckResult, directory: Path, emit: tuple[str, ...]
 @click.option("--emit", multiple=True, type=click.Choice(["itf", "scenario"]), default=("itf",), show_default=True, help="What to write for each counterexample: an ITF trace, a scenario file for `zoneproof run`, or both (repeat the option).")
 @click.option("--no-lint", is_flag=True, help="Skip lint (dead actions and rules, vacuous properties, conflicts; see `zoneproof lint`).")
 @click.option("--jobs", "-j", default=0, show_default=True, type=click.IntRange(min=0), help="Rule sets checked at once, each in its own process; 0: one per core. The output is the same for any value.")
-def check(rulesets, without, property_ids, properties, players, cards, sideboard, tokens, depth, hand, hand_modifier, seed, timeout, out_dir, output_format, emit, no_lint, jobs) -> int:
+def check(rulesets, without, property_ids, properties, players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size, seed, timeout, out_dir, output_format, emit, no_lint, jobs) -> int:
     """Check RULESETS (names or .toml paths; default: every built-in rule set) against the properties.
 
     Prints one line per rule set and property, each counterexample as numbered steps, and a summary;
     writes every counterexample to --out as an ITF trace.
     """
-    scope = _scope(players, cards, sideboard, tokens, depth, hand, hand_modifier)
+    scope = _scope(players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size)
     if timeout <= 0:
         raise InputError(f"--timeout must be more than 0 seconds, got {timeout:g}")
     chosen = [load_ruleset(name).without(list(without)) for name in (rulesets or builtin_names())]
@@ -268,7 +272,7 @@ LINT_EXIT_CODES = (
 @click.option("--out", "out_dir", default="counterexamples", show_default=True, type=click.Path(path_type=Path), help="Folder for conflict scenarios and witness traces.")
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True, help="text, or json: one object per rule set, one per line.")
 @click.option("--witness", is_flag=True, help="Write, for every property whose trigger fires, a trace where it does (an ITF trace for `zoneproof replay`).")
-def lint_command(rulesets, without, property_ids, properties, players, cards, sideboard, tokens, depth, hand, hand_modifier, seed, timeout, out_dir, output_format, witness) -> int:
+def lint_command(rulesets, without, property_ids, properties, players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size, seed, timeout, out_dir, output_format, witness) -> int:
     """Lint RULESETS (default: every built-in rule set) within the scope.
 
     Dead actions (never enabled in a reachable state), dead rules (removing them changes no reachable
@@ -276,7 +280,7 @@ def lint_command(rulesets, without, property_ids, properties, players, cards, si
     that the rules leave with no legal outcome, or an impossible start of the game), each conflict
     named by a minimal set of rules from Z3's unsat core and written as a scenario.
     """
-    scope = _scope(players, cards, sideboard, tokens, depth, hand, hand_modifier)
+    scope = _scope(players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size)
     if timeout <= 0:
         raise InputError(f"--timeout must be more than 0 seconds, got {timeout:g}")
     chosen = [load_ruleset(name).without(list(without)) for name in (rulesets or builtin_names())]
@@ -333,7 +337,7 @@ DIFF_EXIT_CODES = (
 @click.option("--timeout", default=60.0, show_default=True, help="Seconds allowed per check and per solver question.")
 @click.option("--out", "out_dir", default="counterexamples", show_default=True, type=click.Path(path_type=Path), help="Folder for the traces and scenarios.")
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True, help="text, or json: one object for the whole comparison.")
-def diff_command(ruleset_a, ruleset_b, without_a, without_b, property_ids, properties, players, cards, sideboard, tokens, depth, hand, hand_modifier, seed, timeout, out_dir, output_format) -> int:
+def diff_command(ruleset_a, ruleset_b, without_a, without_b, property_ids, properties, players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size, seed, timeout, out_dir, output_format) -> int:
     """Compare rule sets A and B (names or .toml paths) within the scope.
 
     Shows the rules that differ; each property's verdict under A and under B, with a counterexample
@@ -342,7 +346,7 @@ def diff_command(ruleset_a, ruleset_b, without_a, without_b, property_ids, prope
     (the run under the side that allows it, and under the other side, where the last step is refused
     or ends elsewhere).
     """
-    scope = _scope(players, cards, sideboard, tokens, depth, hand, hand_modifier)
+    scope = _scope(players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size)
     if timeout <= 0:
         raise InputError(f"--timeout must be more than 0 seconds, got {timeout:g}")
     a = load_ruleset(ruleset_a).without(list(without_a))
@@ -400,10 +404,10 @@ COVERAGE_EXIT_CODES = (
 @click.option("--seed", default=0, show_default=True, help="Z3's random seed; the same seed gives the same output.")
 @click.option("--timeout", default=60.0, show_default=True, help="Seconds allowed per check (rule removed and property).")
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True, help="text, or json: one object.")
-def coverage_command(ruleset_name, without, property_ids, properties, players, cards, sideboard, tokens, depth, hand, hand_modifier, seed, timeout, output_format) -> int:
+def coverage_command(ruleset_name, without, property_ids, properties, players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size, seed, timeout, output_format) -> int:
     """Remove each rule of RULESET in turn and re-check every property: print which property fails (at
     which depth) for each removed rule, and list the unguarded rules, whose removal no property notices."""
-    scope = _scope(players, cards, sideboard, tokens, depth, hand, hand_modifier)
+    scope = _scope(players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size)
     if timeout <= 0:
         raise InputError(f"--timeout must be more than 0 seconds, got {timeout:g}")
     ruleset = load_ruleset(ruleset_name).without(list(without))

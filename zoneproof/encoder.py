@@ -766,15 +766,44 @@ class Encoding:
         """Player `player` may see the face of slot c in state t (interpreter: sees)."""
         s, Z = self.state(t), self.zone_c
         in_game = z3.Not(self.zone_is(s.zone[c], (Zone.OUTSIDE, Zone.NOWHERE)))
-        face_down = z3.And(
-            self.zone_is(s.zone[c], (Zone.BATTLEFIELD, Zone.STACK)),
-            self.on(Behaviour.FACE_DOWN_CONTROLLER_LOOKS),
-            s.controller[c] == self.player_c[player],
+        face_down = z3.Or(
+            z3.And(
+                self.zone_is(s.zone[c], (Zone.BATTLEFIELD, Zone.STACK)),
+                self.on(Behaviour.FACE_DOWN_CONTROLLER_LOOKS),
+                s.controller[c] == self.player_c[player],
+            ),
+            self.sees_set_aside(t, player, c),
         )
         hidden = z3.And(self.on(Behaviour.HIDDEN_ZONES), self.zone_is(s.zone[c], (Zone.LIBRARY, Zone.HAND)))
         own_hand = z3.And(s.zone[c] == Z[Zone.HAND], s.whose[c] == self.player_c[player])
         face_up = z3.If(hidden, own_hand, self.true())
-        return z3.And(in_game, z3.Or(s.revealed[c], z3.If(s.face_down[c], face_down, face_up)))
+        return z3.And(in_game, z3.Or(s.revealed[c], self.shown(t, player, c), z3.If(s.face_down[c], face_down, face_up)))
+
+    def sees_set_aside(self, t: int, player: int, c: int) -> z3.BoolRef:
+        """Slot c, face down, is a card of the player's in exile before the game starts, where the
+        Commander mulligan lets them look at the cards it set aside (903.8)."""
+        if not self.in_file(Behaviour.MULLIGAN_LOOK_SET_ASIDE):
+            return self.false()
+        s = self.state(t)
+        started = s.started if self.player_records else self.false()
+        return z3.And(
+            s.zone[c] == self.zone_c[Zone.EXILE], self.on(Behaviour.MULLIGAN_LOOK_SET_ASIDE), z3.Not(started),
+            s.whose[c] == self.player_c[player],
+        )
+
+    def shown(self, t: int, player: int, c: int) -> z3.BoolRef:
+        """The step before state t showed slot c to the player: the post-mulligan look shows the top
+        card to the player who looks and, under the team-look rule, to their teammates (interpreter:
+        look_audience). No variable of its own: it reads step t - 1."""
+        if t == 0 or not self.ruleset.allows(K.POST_MULLIGAN_LOOK):
+            return self.false()
+        a = self.step(t - 1)
+        audience = a.player == self.player_c[player]
+        teammates = self.scope.teammates(player)
+        if teammates and self.in_file(Behaviour.MULLIGAN_TEAM_LOOK):
+            by_teammate = self.any_of(a.player == self.player_c[q] for q in teammates)
+            audience = z3.Or(audience, z3.And(self.on(Behaviour.MULLIGAN_TEAM_LOOK), by_teammate))
+        return z3.And(a.kind == self.kind_c[K.POST_MULLIGAN_LOOK], a.card == self.slot_c[c], audience)
 
     # ---------------------------------------------------------------- actions without a target card
 
@@ -944,6 +973,11 @@ class Encoding:
             facts += self.players_are(t, state.players, state.started)
         return facts
 
+    def shown_is(self, t: int, state: GameState) -> list:
+        """Facts fixing what the step that led to state t showed (`shown` reads that step's action,
+        so state_is leaves it out)."""
+        return [self.shown(t, p, c) == z3.BoolVal(p in o.shown, self.ctx) for c, o in enumerate(state.objects) for p in range(self.players)]
+
     def action_is(self, t: int, action: Action) -> list:
         """Facts fixing step t's action to a concrete action (its `order` shows in the next state)."""
         a = self.step(t)
@@ -999,6 +1033,7 @@ class Encoding:
                     effect=as_bool(s.effect[c]),
                     revealed=as_bool(s.revealed[c]),
                     fresh=as_bool(s.fresh[c]),
+                    shown=tuple(p for p in range(self.players) if as_bool(self.shown(t, p, c))),
                 )
                 for c in range(len(self.slots))
             ), self._decode_players(s, as_int, as_bool), self.player_records and as_bool(s.started)))
@@ -1369,6 +1404,8 @@ class SymbolicBackend:
     def player_field(self, name: str, player: int, primed: bool):
         if name == "starting_hand":
             return self.e.int(self.e.hand + self.e.scope.hand_modifier(player))
+        if name == "team":
+            return self.e.int(self.e.scope.team(player))
         if name == "may_look":
             return self.e.may_look(self.t + 1 if primed else self.t, self.e.player_c[player])
         field = PLAYER_FUNCTION_FIELDS[name]
@@ -1383,3 +1420,6 @@ class SymbolicBackend:
 
     def sees(self, player: int, slot: int, primed: bool):
         return self.e.sees(self.t + 1 if primed else self.t, player, slot)
+
+    def shown(self, player: int, slot: int, primed: bool):
+        return self.e.shown(self.t + 1 if primed else self.t, player, slot)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from .interpreter import may_look, sees, starting_hand
-from .model import Action, ActionKind, CardType, GameState, PlayerState, Slot, SlotKind, Zone
+from .model import Action, ActionKind, CardType, GameState, PlayerState, Slot, SlotKind, Zone, team_of
 from .properties import (
     ActionField,
     Apply,
@@ -28,6 +28,7 @@ from .properties import (
     PropertyKind,
     Quant,
     Sees,
+    Shown,
     Size,
     Sort,
     Var,
@@ -112,6 +113,9 @@ class Backend(Protocol):
         """The Bool: player `player` may see the face of the object in `slot` under the rules in
         force, in the next state when `primed`."""
 
+    def shown(self, player: int, slot: int, primed: bool) -> Any:
+        """The Bool: the step that led to the state showed the object in `slot` to player `player`."""
+
 
 def evaluate(target: Property | Expr, backend: Backend, slots: tuple[Slot, ...], players: int) -> Any:
     """The backend's Bool for a property (or a closed expression) over the given scope."""
@@ -146,7 +150,7 @@ def int_reach(target: Property | Expr, variable_bound: int) -> int:
         match node:
             case IntLit(value):
                 reach = abs(value)
-            case Apply(fn, _, _) if fn in ("pos", "gen", "counters", "mulligans", "owed", "starting_hand"):
+            case Apply(fn, _, _) if fn in ("pos", "gen", "counters", "mulligans", "owed", "starting_hand", "team"):
                 reach = variable_bound
             case Size() | ActionField("n"):
                 reach = variable_bound
@@ -234,6 +238,8 @@ class _Evaluator:
                 return b.action_field(name)
             case Sees(player_var, object_var, primed):
                 return b.sees(env[player_var], env[object_var], primed)
+            case Shown(player_var, object_var, primed):
+                return b.shown(env[player_var], env[object_var], primed)
             case Not(operand):
                 return b.not_(self.value(operand, env))
             case BinOp("and" | "or" as op, _, _):
@@ -285,6 +291,7 @@ class ConcreteBackend:
     ruleset: RuleSet | None = None  # needed only by sees() and may_look()
     hand: int = 2  # the starting hand size, for starting_hand(p)
     hand_modifiers: tuple[int, ...] = ()  # each player's vanguard hand modifier (Scope.hand_modifiers)
+    team_size: int = 0  # the scope's team size, for team(p)
 
     def bool_const(self, b: bool) -> bool:
         return b
@@ -354,6 +361,8 @@ class ConcreteBackend:
     def player_field(self, name: str, player: int, primed: bool) -> Any:
         if name == "starting_hand":
             return self.hand + (self.hand_modifiers[player] if player < len(self.hand_modifiers) else 0)
+        if name == "team":
+            return team_of(self.team_size, player)
         state = self.state(primed)
         if name == "may_look":
             if self.ruleset is None:
@@ -371,6 +380,9 @@ class ConcreteBackend:
         if self.ruleset is None:
             raise ValueError("sees() needs the rule set: who may see a face depends on the rules in force")
         return sees(self.ruleset, self.state(primed), player, slot)
+
+    def shown(self, player: int, slot: int, primed: bool) -> bool:
+        return player in self.state(primed).objects[slot].shown
 
     def state(self, primed: bool) -> GameState:
         if not primed:
@@ -391,6 +403,7 @@ def evaluate_concrete(
     players: int | None = None,
     ruleset: RuleSet | None = None,
     hand: int = 2,
+    team_size: int = 0,
 ) -> bool:
     """Whether the property holds of `before` (an always property) or of the step
     `before --action--> after` (a step property). `players` defaults to the owners in `slots`."""
@@ -398,5 +411,5 @@ def evaluate_concrete(
         raise ValueError(f"step property '{prop.id}' needs an action and the next state")
     if players is None:
         players = 1 + max((s.owner for s in slots), default=-1)
-    backend = ConcreteBackend(slots, card_types, before, action, after, ruleset, hand)
+    backend = ConcreteBackend(slots, card_types, before, action, after, ruleset, hand, team_size)
     return bool(evaluate(prop, backend, slots, players))

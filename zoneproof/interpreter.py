@@ -29,6 +29,7 @@ from .model import (
     Scope,
     Slot,
     Zone,
+    teammates_of,
     zone_key,
 )
 from .ruleset import RuleSet
@@ -88,6 +89,10 @@ class World:
     players: int
     hand: int = 2  # the starting hand size (103.4), for rule sets with a pregame
     hand_modifiers: tuple[int, ...] = ()  # each player's vanguard hand modifier (Scope.hand_modifiers)
+    team_size: int = 0  # see Scope.team_size
+
+    def teammates(self, player: int) -> tuple[int, ...]:
+        return teammates_of(self.team_size, self.players, player)
 
     def on(self, behaviour: Behaviour, zone: Zone | None = None) -> str | None:
         return self.ruleset.active(behaviour, zone)
@@ -99,7 +104,7 @@ class World:
 
     @classmethod
     def of(cls, ruleset: RuleSet, slots: tuple[Slot, ...], card_types: tuple[CardType, ...], scope: Scope) -> "World":
-        return cls(ruleset, slots, card_types, scope.players, scope.starting_hand, scope.hand_modifiers)
+        return cls(ruleset, slots, card_types, scope.players, scope.starting_hand, scope.hand_modifiers, scope.team_size)
 
 
 @dataclass(frozen=True)
@@ -158,8 +163,8 @@ class _Step:
 
     def __init__(self, world: World, state: GameState, action: Action):
         self.world = world
-        # `revealed` speaks of one step only: each step starts with nothing revealed (see reveal()).
-        self.objects = [o.moved(revealed=False) if o.revealed else o for o in state.objects]
+        # `revealed` and `shown` speak of one step only: each step starts with nothing revealed or shown.
+        self.objects = [o.moved(revealed=False, shown=()) if o.revealed or o.shown else o for o in state.objects]
         self.players = list(state.players)
         self.started = state.started
         self.before = state
@@ -874,8 +879,18 @@ class _Step:
             for i in self.pile(Zone.LIBRARY, p):
                 if i != c:
                     self.objects[i] = self.objects[i].moved(pos=self.objects[i].pos + 1)
-            self.objects[c] = o.moved(pos=0)
+        self.objects[c] = o.moved(pos=0 if self.action.n == 0 else o.pos, shown=self.look_audience(p))
         self.players[p] = ps.moved(looked=True)
+
+    def look_audience(self, p: int) -> tuple[int, ...]:
+        """Who sees the card of the post-mulligan look: the player who looks and, in a team game
+        under the Two-Headed Giant rule of 2015, their teammates."""
+        teammates = self.world.teammates(p)
+        rule = self.world.on(Behaviour.MULLIGAN_TEAM_LOOK)
+        if not (rule and teammates):
+            return (p,)
+        self.cite(rule)
+        return tuple(sorted((p, *teammates)))
 
     def do_opening_hand_action(self) -> None:
         """103.6: a player puts a permanent card from their opening hand onto the battlefield (as a
@@ -958,15 +973,19 @@ def sees(ruleset: RuleSet, state: GameState, player: int, index: int) -> bool:
     """Whether `player` may see the face of the object in slot `index` (400.2, 402.3, 708.5, 708.9).
 
     Not in the game (outside, a token that does not exist): nobody. Revealed by the step that led
-    here (708.9): everyone. Face down: on the battlefield or the stack its controller (708.5),
+    here (708.9): everyone; shown by it (the post-mulligan look): those it was shown to. Face down:
+    on the battlefield or the stack its controller (708.5), in exile before the game starts its
+    owner where the Commander mulligan lets a player look at the cards it set aside (903.8),
     elsewhere nobody (406.3, 708.5). Face up: a hand only its player, a library nobody (400.2,
     401.2, 402.3); a public zone everyone."""
     o = state.objects[index]
     if o.zone in (Zone.OUTSIDE, Zone.NOWHERE):
         return False
-    if o.revealed:
+    if o.revealed or player in o.shown:
         return True
     if o.face_down:
+        if o.zone is Zone.EXILE:
+            return not state.started and ruleset.active(Behaviour.MULLIGAN_LOOK_SET_ASIDE) is not None and o.whose == player
         return (
             o.zone in (Zone.BATTLEFIELD, Zone.STACK)
             and ruleset.active(Behaviour.FACE_DOWN_CONTROLLER_LOOKS) is not None

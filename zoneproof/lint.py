@@ -354,18 +354,32 @@ def _confirm_view_change(e, k: int, model, ruleset: RuleSet, rule_id: str, scope
     steps, mismatch = execute(world, states[0], actions, recorded=states[1:])
     if mismatch:
         return RuleFinding(rule_id, Status.ERROR, f"the run found by Z3 does not replay in the interpreter: {mismatch}")
-    seen = _view_change(world, steps[-1].state if steps else states[0], rule_id)
+    seen = _view_change(world, _final(steps, states[0]), _state_without(world, states[0], actions, rule_id, steps), rule_id)
     if not seen:
         return RuleFinding(rule_id, Status.ERROR, f"Z3 says removing it changes who sees what after step {k}; the interpreter sees no change")
     return RuleFinding(rule_id, Status.LIVE, f"decides who sees what after step {k}: {seen}")
 
 
-def _view_change(world: World, state: GameState, rule_id: str) -> str:
-    """How removing the rule changes who may see the face of an object in the state ("" if not at all)."""
+def _final(steps, initial: GameState) -> GameState:
+    return steps[-1].state if steps else initial
+
+
+def _state_without(world: World, initial: GameState, actions: list[Action], rule_id: str, steps) -> GameState:
+    """Where the same actions lead without the rule: a rule may decide what a step shows (the team
+    look of 810.5) rather than who sees what in a state. Where they are not all legal without it,
+    the state the run reaches with it."""
+    without = replace(world, ruleset=world.ruleset.without([rule_id]))
+    steps_without, refused = execute(without, initial, actions)
+    return _final(steps if refused else steps_without, initial)
+
+
+def _view_change(world: World, state: GameState, state_without: GameState, rule_id: str) -> str:
+    """How removing the rule changes who may see the face of an object in the state the run reaches
+    ("" if not at all)."""
     without = world.ruleset.without([rule_id])
     for c, slot in enumerate(world.slots):
         for p in range(world.players):
-            with_it, without_it = sees(world.ruleset, state, p, c), sees(without, state, p, c)
+            with_it, without_it = sees(world.ruleset, state, p, c), sees(without, state_without, p, c)
             if with_it != without_it:
                 can = lambda yes: "may" if yes else "may not"  # noqa: E731
                 return f"with it, {PLAYER_NAMES[p]} {can(with_it)} see the face of {slot.name}; without it, {PLAYER_NAMES[p]} {can(without_it)}"

@@ -123,6 +123,8 @@ class Behaviour(str, Enum):
     MULLIGAN_LOOK_SMALLER = "mulligan-look-smaller"  # 103.4 (Vancouver): only a player below the starting hand size looks
     MULLIGAN_PARTIAL_PARIS = "mulligan-partial-paris"  # 903.8 (Commander until 2016): set aside part of the hand, draw one fewer
     MULLIGAN_RETURN_SET_ASIDE = "mulligan-return-set-aside"  # 903.8: on keeping, the cards set aside are shuffled back
+    MULLIGAN_LOOK_SET_ASIDE = "mulligan-look-set-aside"  # 903.8: before the game starts, a player sees their own cards set aside
+    MULLIGAN_TEAM_LOOK = "mulligan-team-look"  # 810.5 (Two-Headed Giant, BFZ): teammates also see the card of a post-mulligan look
     SHUFFLE_AFTER_SEARCH = "shuffle-after-search"  # Berserk 204.3: a deck looked through is shuffled before anything else happens
     GRAVEYARD_KEEPS_MARKERS = "graveyard-keeps-markers"  # Berserk 205.4: a card put into a graveyard keeps its markers (counters)
     DOCUMENTED = "documented"  # a rule the model records but that constrains no transition
@@ -147,8 +149,9 @@ class Scope:
     # Vanguard (902.5, 103.5a): each player's hand modifier, in turn order; () for a game without
     # vanguard cards. The starting hand size of player p is hand + hand_modifiers[p].
     hand_modifiers: tuple[int, ...] = ()
+    team_size: int = 0  # 0: no teams; else players in turn order form teams of this size (Two-Headed Giant: 2)
 
-    LIMITS = {"players": (1, 4), "cards": (0, 8), "sideboard": (0, 3), "tokens": (0, 3), "depth": (0, 40), "commanders": (0, 1), "hand": (0, 8)}
+    LIMITS = {"players": (1, 4), "cards": (0, 8), "sideboard": (0, 3), "tokens": (0, 3), "depth": (0, 40), "commanders": (0, 1), "hand": (0, 8), "team_size": (0, 4)}
 
     @property
     def starting_hand(self) -> int:
@@ -168,6 +171,32 @@ class Scope:
                 return (f"{PLAYER_NAMES[p]}'s hand modifier {modifier:+d} makes a starting hand of {self.starting_hand + modifier};"
                         f" it must be 0..{self.cards} (the cards of a deck)")
         return None
+
+    def team(self, player: int) -> int:
+        return team_of(self.team_size, player)
+
+    def teammates(self, player: int) -> tuple[int, ...]:
+        return teammates_of(self.team_size, self.players, player)
+
+
+def team_of(team_size: int, player: int) -> int:
+    """The team of a player: teams are numbered in turn order; without teams each player is a team."""
+    return player // team_size if team_size else player
+
+
+def teammates_of(team_size: int, players: int, player: int) -> tuple[int, ...]:
+    return tuple(q for q in range(players) if q != player and team_of(team_size, q) == team_of(team_size, player))
+
+
+def team_size_problem(team_size: int, players: int) -> str | None:
+    """Why a team size does not fit the scope (None when it does): 0 (no teams), or a size that
+    divides the players into whole teams."""
+    low, high = Scope.LIMITS["team_size"]
+    if not low <= team_size <= high:
+        return f"must be {low}..{high}, got {team_size}"
+    if team_size and players % team_size:
+        return f"{team_size} does not divide {players} players into whole teams"
+    return None
 
 
 PLAYER_NAMES = ("A", "B", "C", "D")
@@ -228,6 +257,8 @@ class ObjectState:
     counters, tapped, attached and effect are the memory that 400.7 wipes.
     `revealed`: the step that led to this state revealed the object to all players (708.9); every
     step sets it afresh, so it says nothing about earlier steps.
+    `shown`: likewise, the players the step that led here showed the object to (the post-mulligan
+    look shows the top card to the player who looks and, in a team game, to their teammates).
     `fresh` is kept for commanders only (always False for other slots): the object was put into its
     zone (or became a new object there) since state-based actions were last performed (903.9a).
     """
@@ -244,6 +275,7 @@ class ObjectState:
     effect: bool = False
     revealed: bool = False
     fresh: bool = False
+    shown: tuple[int, ...] = ()
 
     def moved(self, **changes) -> "ObjectState":
         return replace(self, **changes)

@@ -79,8 +79,10 @@ FUNCTIONS: dict[str, tuple[Type, bool]] = {
     "is_commander": (Type.BOOL, True),
 }
 # `sees(p, c)`: player p may see the face of object c (400.2, 402.3, 708.5, 708.9); it depends on
-# the rules in force, so each backend asks the rule set.
+# the rules in force, so each backend asks the rule set. `shown(p, c)`: the step that led here
+# showed object c to player p (the post-mulligan look), as `revealed(c)` says it revealed c to all.
 SEES = "sees"
+SHOWN = "shown"
 # One-argument functions of a player (the pregame, 103.4/103.5): name -> (result type, static).
 # In a rule set without a pregame every player stays as at the start: nothing drawn, no mulligan.
 PLAYER_FUNCTIONS: dict[str, tuple[Type, bool]] = {
@@ -93,6 +95,7 @@ PLAYER_FUNCTIONS: dict[str, tuple[Type, bool]] = {
     "may_look": (Type.BOOL, False),  # may still take the post-mulligan look (depends on the rules in force)
     "starting_hand": (Type.INT, True),  # the starting hand size (the scope's --hand)
     "searched": (Type.BOOL, False),  # has looked through their library, not shuffled since (Berserk 204.3)
+    "team": (Type.INT, True),  # the player's team, numbered in turn order (--team-size); without teams, each player's own
 }
 ACTION_FIELDS: dict[str, Type] = {
     "kind": Type.ACTION_KIND,
@@ -182,6 +185,16 @@ class Sees(Node):
 
 
 @dataclass(frozen=True)
+class Shown(Node):
+    """`shown(p, c)`, or `shown'(p, c)` in the next state: the step that led to the state showed
+    object c to player p."""
+
+    player_var: str
+    object_var: str
+    primed: bool
+
+
+@dataclass(frozen=True)
 class ActionField(Node):
     name: str  # kind, card, player, n, zone
 
@@ -218,7 +231,7 @@ class Quant(Node):
     body: Expr
 
 
-Expr = Union[BoolLit, IntLit, Const, Var, Apply, Size, ActionField, Not, BinOp, In, Quant, Sees]
+Expr = Union[BoolLit, IntLit, Const, Var, Apply, Size, ActionField, Not, BinOp, In, Quant, Sees, Shown]
 
 
 @dataclass(frozen=True)
@@ -541,7 +554,7 @@ class _Checker:
             raise self.error(f"variable '{name}' is already bound; choose another name", token)
         if name in CONSTANTS or name in BOOL_NAMES:
             raise self.error(f"'{name}' is a constant; choose another variable name", token)
-        if name in FUNCTIONS or name in PLAYER_FUNCTIONS or name in ("size", "action", SEES):
+        if name in FUNCTIONS or name in PLAYER_FUNCTIONS or name in ("size", "action", SEES, SHOWN):
             raise self.error(f"'{name}' is a built-in name; choose another variable name", token)
 
     def int_literal(self, token: Token) -> IntLit:
@@ -571,7 +584,7 @@ class _Checker:
                 meanings = tuple(m for m in meanings if CONST_TYPES[type(m)] is hint) or meanings
             const = Const(meanings[0], **where)
             return const, const.type
-        if name in FUNCTIONS or name in PLAYER_FUNCTIONS or name in ("size", SEES):
+        if name in FUNCTIONS or name in PLAYER_FUNCTIONS or name in ("size", SEES, SHOWN):
             raise self.error(f"'{name}' is a function; write {name}(...)", token)
         if name == "action":
             raise self.error(f"'action' needs a field: {', '.join('action.' + f for f in ACTION_FIELDS)}", token)
@@ -583,14 +596,14 @@ class _Checker:
         fn = fn_token.value.rstrip("'")
         primed = fn_token.value.endswith("'")
         args = arguments.children if arguments is not None else []
-        if fn not in ("size", SEES) and fn not in FUNCTIONS and fn not in PLAYER_FUNCTIONS:
-            raise self.error(f"unknown function '{fn}'{did_you_mean(fn, [*FUNCTIONS, *PLAYER_FUNCTIONS, 'size', SEES])}", fn_token)
+        if fn not in ("size", SEES, SHOWN) and fn not in FUNCTIONS and fn not in PLAYER_FUNCTIONS:
+            raise self.error(f"unknown function '{fn}'{did_you_mean(fn, [*FUNCTIONS, *PLAYER_FUNCTIONS, 'size', SEES, SHOWN])}", fn_token)
         if primed and self.kind is PropertyKind.ALWAYS:
             raise self.error(f"{fn}'(...) reads the next state; only a step property can use it", fn_token)
         if fn == "size":
             return self.size(tree, fn_token, args, scope, primed)
-        if fn == SEES:
-            return self.sees(tree, fn_token, args, scope, primed)
+        if fn in (SEES, SHOWN):
+            return self.player_and_object(fn, tree, fn_token, args, scope, primed)
         if len(args) != 1:
             raise self.error(f"{fn}() takes 1 argument, got {len(args)}", fn_token)
         var = self.variable(args[0], scope, f"the argument of {fn}()")
@@ -623,16 +636,18 @@ class _Checker:
             player_var = var.name
         return Size(zone, player_var, primed, **self.position(tree)), Type.INT
 
-    def sees(self, tree: Tree, fn_token: Token, args: list[Tree], scope: Scope, primed: bool) -> tuple[Expr, Type]:
+    def player_and_object(self, fn: str, tree: Tree, fn_token: Token, args: list[Tree], scope: Scope, primed: bool) -> tuple[Expr, Type]:
+        """sees(p, c) and shown(p, c)."""
         if len(args) != 2:
-            raise self.error(f"sees() takes a player and an object, as in sees(p, c), got {len(args)} arguments", fn_token)
-        player = self.variable(args[0], scope, "the first argument of sees()")
+            raise self.error(f"{fn}() takes a player and an object, as in {fn}(p, c), got {len(args)} arguments", fn_token)
+        player = self.variable(args[0], scope, f"the first argument of {fn}()")
         if player.sort is not Sort.PLAYER:
-            raise self.error(f"the first argument of sees() must be a player, but '{player.name}' is an object", args[0])
-        obj = self.variable(args[1], scope, "the second argument of sees()")
+            raise self.error(f"the first argument of {fn}() must be a player, but '{player.name}' is an object", args[0])
+        obj = self.variable(args[1], scope, f"the second argument of {fn}()")
         if obj.sort is Sort.PLAYER:
-            raise self.error(f"the second argument of sees() must be an object, but '{obj.name}' is a player", args[1])
-        return Sees(player.name, obj.name, primed, **self.position(tree)), Type.BOOL
+            raise self.error(f"the second argument of {fn}() must be an object, but '{obj.name}' is a player", args[1])
+        node = Sees if fn == SEES else Shown
+        return node(player.name, obj.name, primed, **self.position(tree)), Type.BOOL
 
     def variable(self, tree: Tree, scope: Scope, what: str) -> Var:
         if _is_bare_name(tree) and tree.children[0].value in scope:
@@ -667,7 +682,7 @@ def expr_text(node: Expr) -> str:
     operand is parenthesised, so no precedence rule is needed to read it."""
 
     def operand(x: Expr) -> str:
-        atomic = isinstance(x, (BoolLit, IntLit, Const, Var, Apply, Size, ActionField, Sees))
+        atomic = isinstance(x, (BoolLit, IntLit, Const, Var, Apply, Size, ActionField, Sees, Shown))
         return expr_text(x) if atomic else f"({expr_text(x)})"
 
     match node:
@@ -688,6 +703,8 @@ def expr_text(node: Expr) -> str:
             return f"action.{name}"
         case Sees(player_var, object_var, primed):
             return f"{SEES}{chr(39) if primed else ''}({player_var}, {object_var})"
+        case Shown(player_var, object_var, primed):
+            return f"{SHOWN}{chr(39) if primed else ''}({player_var}, {object_var})"
         case Not(operand_):
             return f"not {operand(operand_)}"
         case BinOp(op, left, right):

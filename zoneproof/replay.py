@@ -34,9 +34,9 @@ def _backend_at(world: World, prop: Property, initial: GameState, steps: tuple[S
     states = [initial] + [s.state for s in steps]
     if prop.kind is PropertyKind.ALWAYS:
         return ConcreteBackend(world.slots, world.card_types, states[index], ruleset=world.ruleset, hand=world.hand,
-                               hand_modifiers=world.hand_modifiers)
+                               hand_modifiers=world.hand_modifiers, team_size=world.team_size)
     return ConcreteBackend(world.slots, world.card_types, states[index - 1], steps[index - 1].action, states[index], world.ruleset, world.hand,
-                          world.hand_modifiers)
+                          world.hand_modifiers, world.team_size)
 
 
 def first_violation(world: World, prop: Property, initial: GameState, steps: tuple[Step, ...]) -> int | None:

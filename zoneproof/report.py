@@ -51,15 +51,15 @@ def changes(before: GameState, after: GameState, slots: tuple[Slot, ...]) -> lis
     """One phrase per object that changed: where it went and which fields changed."""
     phrases = []
     for i, (o, o2) in enumerate(zip(before.objects, after.objects)):
-        if o.moved(revealed=False) == o2.moved(revealed=False) and not o2.revealed:
-            continue  # a reveal lasts one step: its end is no change
+        if o.moved(revealed=False, shown=()) == o2.moved(revealed=False, shown=()) and not o2.revealed and not o2.shown:
+            continue  # a reveal or a look lasts one step: its end is no change
         bits = []
         if (o.zone, o.whose) != (o2.zone, o2.whose):
             bits.append(f"{where(o)} → {where(o2)}{_position(after, i)}")
         elif o.pos != o2.pos:
             bits.append(f"{where(o)}{_position(before, i)} → {_position(after, i).strip()}")
         for f in fields(o):
-            if f.name in ("zone", "whose", "pos", "revealed"):
+            if f.name in ("zone", "whose", "pos", "revealed", "shown"):
                 continue
             a, b = getattr(o, f.name), getattr(o2, f.name)
             if a != b:
@@ -68,6 +68,8 @@ def changes(before: GameState, after: GameState, slots: tuple[Slot, ...]) -> lis
                 bits.append(f"{f.name} {a} → {b}")
         if o2.revealed:
             bits.append("revealed to all (708.9)")
+        if o2.shown:
+            bits.append("shown to " + ", ".join(PLAYER_NAMES[p] for p in o2.shown))
         phrases.append(f"{slots[i].name}: " + ", ".join(bits))
     for p, (ps, ps2) in enumerate(zip(before.players, after.players)):
         bits = [f"{f.name} {getattr(ps, f.name)} → {getattr(ps2, f.name)}" for f in fields(ps) if getattr(ps, f.name) != getattr(ps2, f.name)]

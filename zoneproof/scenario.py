@@ -31,6 +31,7 @@ from .model import (
     Step,
     Zone,
     slots_for,
+    team_size_problem,
     zone_key,
 )
 from .ruleset import RuleSet, load_ruleset, parse_toml
@@ -131,7 +132,7 @@ def load_scenario(path: str | Path) -> Scenario:
 def parse_scenario(text: str, path: str) -> Scenario:
     doc = parse_toml(text, path)
     r = _Reader(text, path)
-    r.known_keys(doc, {"name", "cites", "ruleset", "without", "players", "hand", "hand_modifiers", "card", "step"}, "the scenario")
+    r.known_keys(doc, {"name", "cites", "ruleset", "without", "players", "hand", "hand_modifiers", "team_size", "card", "step"}, "the scenario")
     name = doc.get("name")
     if not isinstance(name, str) or not name.strip():
         r.fail('a scenario needs `name = "..."`', "name")
@@ -158,13 +159,17 @@ def parse_scenario(text: str, path: str) -> Scenario:
     hand = doc.get("hand", 2)
     if not isinstance(hand, int) or isinstance(hand, bool) or not 0 <= hand <= Scope.LIMITS["hand"][1]:
         r.fail(f"`hand` (the starting hand size) must be 0..{Scope.LIMITS['hand'][1]}", "hand")
+    team_size = doc.get("team_size", 0)
+    problem = "must be an integer" if not isinstance(team_size, int) or isinstance(team_size, bool) else team_size_problem(team_size, players)
+    if problem:
+        r.fail(f"`team_size` {problem}", "team_size")
     modifiers = doc.get("hand_modifiers", {})
     if not isinstance(modifiers, dict) or not set(modifiers) <= set(player_names) or not all(
         isinstance(m, int) and not isinstance(m, bool) and abs(m) <= Scope.LIMITS["hand"][1] for m in modifiers.values()
     ):
         r.fail("`hand_modifiers` maps players to whole numbers (Vanguard, 902.5), as in { B = 1 }", "hand_modifiers")
     world, start, names = _build_world(r, ruleset, players, player_names, cards, hand)
-    world = replace(world, hand_modifiers=tuple(modifiers.get(name, 0) for name in player_names) if modifiers else ())
+    world = replace(world, hand_modifiers=tuple(modifiers.get(name, 0) for name in player_names) if modifiers else (), team_size=team_size)
     steps_raw = doc.get("step", [])
     if not isinstance(steps_raw, list) or not all(isinstance(s, dict) for s in steps_raw):
         r.fail("steps are [[step]] tables", "[[step]]")
@@ -408,6 +413,8 @@ def scenario_from_trace(trace: Trace, violation: str) -> dict:
         doc["hand"] = trace.scope.hand
     if any(trace.scope.hand_modifiers):
         doc["hand_modifiers"] = {PLAYER_NAMES[p]: m for p, m in enumerate(trace.scope.hand_modifiers)}
+    if trace.scope.team_size:
+        doc["team_size"] = trace.scope.team_size
     listing = sorted(range(len(slots)), key=lambda i: (slots[i].owner, slots[i].kind.value != "card", -trace.initial.objects[i].pos))
     doc["card"] = []
     for i in listing:

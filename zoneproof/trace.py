@@ -34,6 +34,7 @@ from .model import (
     Step,
     Zone,
     slots_for,
+    team_size_problem,
 )
 
 ITF_DESCRIPTION = "https://apalache-mc.org/docs/adr/015adr-trace.html"
@@ -114,7 +115,7 @@ def _objects_json(state: GameState, slots: tuple[Slot, ...]) -> dict:
             "attached": o.attached,
             "effect": o.effect,
             "revealed": o.revealed,
-        } | ({"fresh": o.fresh} if with_fresh else {})
+        } | ({"fresh": o.fresh} if with_fresh else {}) | ({"shown": {"#set": [PLAYER_NAMES[p] for p in o.shown]}} if o.shown else {})
 
     return {"#map": [[slot.name, record(o)] for slot, o in zip(slots, state.objects)]}
 
@@ -156,6 +157,8 @@ def trace_to_itf(trace: Trace) -> dict:
         scope_json["hand"] = scope.hand
     if any(scope.hand_modifiers):
         scope_json["hand_modifiers"] = {PLAYER_NAMES[p]: m for p, m in enumerate(scope.hand_modifiers)}
+    if scope.team_size:
+        scope_json["team_size"] = scope.team_size
     return {
         "#meta": {
             "format": "ITF",
@@ -304,6 +307,11 @@ def read_trace(path: Path) -> Trace:
             r.fail(f"#meta.scope.hand is {scope_values['hand']}; it must be {low}..{high}")
     if "hand_modifiers" in scope_raw:
         scope_values["hand_modifiers"] = _hand_modifiers(r, scope_raw["hand_modifiers"], scope_values["players"])
+    if "team_size" in scope_raw:
+        scope_values["team_size"] = r.typed(scope_raw["team_size"], int, "#meta.scope.team_size")
+        problem = team_size_problem(scope_values["team_size"], scope_values["players"])
+        if problem:
+            r.fail(f"#meta.scope.team_size {problem}")
     scope = Scope(**scope_values)
     if scope.hand_modifier_problem():
         r.fail(f"#meta.scope.hand_modifiers: {scope.hand_modifier_problem()}")
@@ -315,6 +323,15 @@ def read_trace(path: Path) -> Trace:
     pregame_vars = {"players", "started"} & set(data["vars"])
     if pregame_vars and pregame_vars != {"players", "started"}:
         r.fail("'vars' lists 'players' and 'started' together or neither")
+
+    def shown_players(rec, at: str) -> tuple[int, ...]:
+        """The players a look showed the object to: recorded only where there are some."""
+        if "shown" not in (rec if isinstance(rec, Mapping) else getattr(rec, "_fields", ())):
+            return ()
+        listed = r.get(rec, "shown", at)
+        if not isinstance(listed, frozenset) or not listed:
+            r.fail(f"{at}.shown must be a #set of one or more players")
+        return tuple(sorted(r.name(player_by_name, x, f"{at}.shown") for x in listed))
 
     def objects_of(state_values, i) -> tuple[GameState, tuple[CardType, ...]]:
         objects = r.get(state_values, "objects", f"state {i}")
@@ -342,6 +359,7 @@ def read_trace(path: Path) -> Trace:
                 effect=r.typed(values["effect"], bool, f"{at}.effect"),
                 revealed=r.typed(values["revealed"], bool, f"{at}.revealed"),
                 fresh=r.typed(values["fresh"], bool, f"{at}.fresh"),
+                shown=shown_players(rec, at),
             ))
         card_types = tuple(r.enum(CardType, types[s.name], f"state {i}, card_type[{s.name}]") for s in slots)
         players: tuple[PlayerState, ...] = ()
