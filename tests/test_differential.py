@@ -155,6 +155,11 @@ COMMANDER_SCOPE = Scope(players=2, cards=2, sideboard=0, tokens=1, depth=MAX_DEP
 COMMANDER_HARNESSES = [harness(load_ruleset(name), COMMANDER_SCOPE) for name in ("mtg-commander", "mtg-commander-2020")]
 # A Vanguard game (902.5, 103.5a): A's starting hand is one card larger, B's one smaller.
 VANGUARD_HARNESSES = [harness(base, replace(scope(MAX_DEPTH), hand_modifiers=(1, -1))) for base in (VANCOUVER, CURRENT)]
+VARIANT_HARNESSES = COMMANDER_HARNESSES + VANGUARD_HARNESSES
+
+
+def variant_id(h: Harness) -> str:
+    return h.ruleset.name + ("-vanguard" if h.scope.hand_modifiers else "")
 
 
 def names_only(h: Harness) -> World:
@@ -521,10 +526,10 @@ def test_the_encoder_admits_exactly_every_legal_interpreter_run(run):
     assert problem is None, problem
 
 
-@pytest.mark.parametrize("h", COMMANDER_HARNESSES, ids=lambda h: h.ruleset.name)
+@pytest.mark.parametrize("h", VARIANT_HARNESSES, ids=variant_id)
 @EACH_OTHER_RULE_SET
 @given(st.data())
-def test_the_encoder_admits_exactly_every_legal_interpreter_run_of_a_commander_rule_set(h, data):
+def test_the_encoder_admits_exactly_every_legal_interpreter_run_of_a_commander_or_vanguard_game(h, data):
     removed, types, states, actions = data.draw(legal_runs(h=h), label="run")
     for action in actions:
         if action.to_command or action.cards and action.kind is K.STATE_BASED_ACTIONS:
@@ -532,25 +537,6 @@ def test_the_encoder_admits_exactly_every_legal_interpreter_run_of_a_commander_r
     note(describe(removed, types, actions, h.slots))
     problem = encoder_disagrees(removed, types, states, actions, h)
     assert problem is None, problem
-
-
-@pytest.mark.parametrize("h", VANGUARD_HARNESSES, ids=lambda h: h.ruleset.name)
-@EACH_OTHER_RULE_SET
-@given(st.data())
-def test_the_encoder_admits_exactly_every_legal_interpreter_run_of_a_vanguard_game(h, data):
-    removed, types, states, actions = data.draw(legal_runs(h=h), label="run")
-    note(describe(removed, types, actions, h.slots))
-    for action in actions:
-        event(f"kind {action.kind.value}")
-    problem = encoder_disagrees(removed, types, states, actions, h)
-    assert problem is None, problem
-
-
-@pytest.mark.parametrize("h", VANGUARD_HARNESSES, ids=lambda h: h.ruleset.name)
-@EACH_OTHER_RULE_SET
-@given(st.data())
-def test_every_encoder_model_of_a_vanguard_game_replays_in_the_interpreter(h, data):
-    replays_in_the_interpreter(h, data.draw(constrained_models(h), label="model"))
 
 
 @pytest.mark.parametrize("ruleset", OTHER_BASES, ids=lambda r: r.name)
@@ -790,10 +776,10 @@ def test_every_encoder_model_replays_in_the_interpreter(example):
     replays_in_the_interpreter(CURRENT_HARNESS, example)
 
 
-@pytest.mark.parametrize("h", COMMANDER_HARNESSES, ids=lambda h: h.ruleset.name)
+@pytest.mark.parametrize("h", VARIANT_HARNESSES, ids=variant_id)
 @EACH_OTHER_RULE_SET
 @given(st.data())
-def test_every_encoder_model_of_a_commander_rule_set_replays_in_the_interpreter(h, data):
+def test_every_encoder_model_of_a_commander_or_vanguard_game_replays_in_the_interpreter(h, data):
     replays_in_the_interpreter(h, data.draw(constrained_models(h), label="model"))
 
 

@@ -220,7 +220,10 @@ def _prove_together(unrolling: Unrolling, ruleset: RuleSet, props: list[Property
         if answer.answer is Answer.UNSAT:
             seconds = time.monotonic() - started
             return {p.id: CheckResult(ruleset, p, Verdict.HOLDS, scope.depth, seconds) for p in pending}
-        pending = [p for p in pending if not _violated_in(answer.model, unrolling, p, scope.depth)]
+        still = [p for p in pending if not _violated_in(answer.model, unrolling, p, scope.depth)]
+        if len(still) == len(pending):  # a model that violates none of them: leave each to its own check
+            return {}
+        pending = still
     return {}
 
 
