@@ -162,7 +162,6 @@ class Encoding:
         self.pregame = ruleset.has_pregame
         self.player_records = ruleset.tracks_players
         self.hand = scope.starting_hand
-        self.hand_modifiers = scope.hand_modifiers
 
     # ---------------------------------------------------------------- basics
 
@@ -1137,7 +1136,7 @@ class Encoding:
     def starting_hand(self, player):
         """The starting hand size of the player (an expression), modified by their vanguard card
         where a rule in force says so (902.5, 103.5a; interpreter: starting_hand)."""
-        if not any(self.hand_modifiers):
+        if not any(self.scope.hand_modifiers):
             return self.int(self.hand)
         modified = self.int(self.hand + self.scope.hand_modifier(self.players - 1))
         for p in range(self.players - 1):

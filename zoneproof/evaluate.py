@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from .interpreter import may_look, sees, starting_hand
-from .model import Action, ActionKind, CardType, GameState, PlayerState, Slot, SlotKind, Zone, team_of
+from .model import Action, ActionKind, CardType, GameState, PlayerState, Slot, SlotKind, Zone, modifier_of, team_of
 from .properties import (
     ActionField,
     Apply,
@@ -360,7 +360,7 @@ class ConcreteBackend:
 
     def player_field(self, name: str, player: int, primed: bool) -> Any:
         if name == "starting_hand":
-            return self.hand + (self.hand_modifiers[player] if player < len(self.hand_modifiers) else 0)
+            return self.hand + modifier_of(self.hand_modifiers, player)
         if name == "team":
             return team_of(self.team_size, player)
         state = self.state(primed)

@@ -29,6 +29,7 @@ from .model import (
     Scope,
     Slot,
     Zone,
+    modifier_of,
     teammates_of,
     zone_key,
 )
@@ -913,8 +914,7 @@ class _Step:
 
 
 def starting_hand(ruleset: RuleSet, hand: int, hand_modifiers: tuple[int, ...], player: int) -> int:
-    modifier = hand_modifiers[player] if player < len(hand_modifiers) else 0
-    return hand + modifier if ruleset.active(Behaviour.HAND_MODIFIER) else hand
+    return hand + modifier_of(hand_modifiers, player) if ruleset.active(Behaviour.HAND_MODIFIER) else hand
 
 
 def look_refusal(ruleset: RuleSet, state: GameState, player: int, hand: int) -> str | None:

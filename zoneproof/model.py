@@ -159,7 +159,7 @@ class Scope:
         return min(self.hand, self.cards)
 
     def hand_modifier(self, player: int) -> int:
-        return self.hand_modifiers[player] if player < len(self.hand_modifiers) else 0
+        return modifier_of(self.hand_modifiers, player)
 
     def hand_modifier_problem(self) -> str | None:
         """What is wrong with the hand modifiers, if anything: one per player at most, and each
@@ -177,6 +177,11 @@ class Scope:
 
     def teammates(self, player: int) -> tuple[int, ...]:
         return teammates_of(self.team_size, self.players, player)
+
+
+def modifier_of(hand_modifiers: tuple[int, ...], player: int) -> int:
+    """A player's vanguard hand modifier; 0 for a player the tuple leaves out (no modifiers: ())."""
+    return hand_modifiers[player] if player < len(hand_modifiers) else 0
 
 
 def team_of(team_size: int, player: int) -> int:
