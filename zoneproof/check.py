@@ -22,6 +22,7 @@ from .properties import Property, PropertyKind
 from .replay import execute, first_violation, witnesses
 from .ruleset import Expectation, RuleSet
 from .solver import Answer, SolverResult, check, new_solver
+from .terms import And, Implies, Not, Or
 from .trace import Trace
 
 
@@ -83,8 +84,8 @@ class Unrolling:
         e = self.encoding
         self.active = [z3.Bool(f"active@{t}", e.ctx) for t in range(scope.depth)]
         self.facts = e.init() + (e.rule_values() if rules_as_facts else [])
-        self.facts += [z3.Implies(self.active[t + 1], self.active[t]) for t in range(scope.depth - 1)]
-        self.steps = [z3.Implies(self.active[t], z3.And(e.trans(t))) for t in range(scope.depth)]
+        self.facts += [Implies(self.active[t + 1], self.active[t]) for t in range(scope.depth - 1)]
+        self.steps = [Implies(self.active[t], And(e.trans(t))) for t in range(scope.depth)]
         self._violations: dict = {}
         self._goals = 0
 
@@ -94,24 +95,24 @@ class Unrolling:
         if key not in self._violations:
             e = self.encoding
             at = k if prop.kind is PropertyKind.ALWAYS else k - 1
-            bad = z3.Not(evaluate(prop, SymbolicBackend(e, at), e.slots, e.players))
-            self._violations[key] = z3.And(self.active[k - 1], bad) if k > 0 else bad
+            bad = Not(evaluate(prop, SymbolicBackend(e, at), e.slots, e.players))
+            self._violations[key] = And(self.active[k - 1], bad) if k > 0 else bad
         return self._violations[key]
 
     def reached(self, k: int, goal):
         """The first k steps are taken and the goal holds of state k."""
-        return z3.And(self.active[k - 1], goal) if k > 0 else goal
+        return And(self.active[k - 1], goal) if k > 0 else goal
 
     def before_step(self, k: int, goal):
         """The first k steps are taken and step k is not, so the goal may speak of step k's free
         variables (an action and a next state that the transition relation does not constrain)."""
         taken = [self.active[k - 1]] if k > 0 else []
-        return z3.And(*taken, z3.Not(self.active[k]), goal)
+        return And(*taken, Not(self.active[k]), goal)
 
     def rule_assumptions(self, ruleset: RuleSet) -> list:
         """The rule literals' values for `ruleset` (this file with some rules removed)."""
         e = self.encoding
-        return [z3.Not(lit) if rule_id in ruleset.removed else lit for rule_id, lit in e.rule_literal.items()]
+        return [Not(lit) if rule_id in ruleset.removed else lit for rule_id, lit in e.rule_literal.items()]
 
     def query(self, goal_at: Callable[[int], z3.BoolRef], first: int, bound: int, seed: int, timeout_ms: float,
               solver: z3.Solver | None = None, assumptions: tuple = ()) -> SolverResult:
@@ -120,11 +121,11 @@ class Unrolling:
         `assumptions` are passed along with it."""
         if timeout_ms <= 0:
             return SolverResult(Answer.UNKNOWN, reason="budget")
-        goal = z3.Or([goal_at(k) for k in range(first, bound + 1)])
+        goal = Or([goal_at(k) for k in range(first, bound + 1)])
         if solver is not None:
             self._goals += 1
             flag = z3.Bool(f"goal#{self._goals}", self.encoding.ctx)
-            solver.add(z3.Implies(flag, goal))
+            solver.add(Implies(flag, goal))
             return check(solver, [flag, *assumptions], timeout_ms)
         solver = new_solver(self.encoding.ctx, seed)
         solver.add(self.facts)
@@ -242,7 +243,7 @@ def _first_step(prop: Property) -> int:
 
 
 def _any_violation(unrolling: Unrolling, props: tuple[Property, ...], k: int):
-    return z3.Or([unrolling.violation(p, k) for p in props if k >= _first_step(p)])
+    return Or([unrolling.violation(p, k) for p in props if k >= _first_step(p)])
 
 
 def _violated_in(model, unrolling: Unrolling, prop: Property, depth: int) -> bool:

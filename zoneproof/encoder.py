@@ -39,6 +39,7 @@ from .model import (
     zone_key,
 )
 from .ruleset import COMMANDER_REPLACEABLE, RuleSet
+from .terms import And, If, Implies, Not, Or, Xor
 
 K = ActionKind
 
@@ -104,7 +105,7 @@ class Effect:
 
     @property
     def both(self) -> tuple:
-        return z3.And(self.event, self.outcome), self.values
+        return And(self.event, self.outcome), self.values
 
 
 FIELDS = ("zone", "whose", "controller", "pos", "gen", "face_down", "counters", "tapped", "attached", "effect")
@@ -189,17 +190,17 @@ class Encoding:
 
     def all_of(self, xs):
         xs = list(xs)
-        return z3.And(xs) if xs else self.true()
+        return And(xs) if xs else self.true()
 
     def any_of(self, xs):
         xs = list(xs)
-        return z3.Or(xs) if xs else self.false()
+        return Or(xs) if xs else self.false()
 
     def count(self, conditions):
         conditions = list(conditions)
         if not conditions:
             return self.int(0)
-        return z3.Sum([z3.If(c, self.int(1), self.int(0)) for c in conditions])
+        return z3.Sum([If(c, self.int(1), self.int(0)) for c in conditions])
 
     def owner(self, c: int):
         return self.player_c[self.slots[c].owner]
@@ -209,7 +210,7 @@ class Encoding:
         them as facts (Z3 then simplifies the rules away); an unsat-core query passes them as
         assumptions instead."""
         return [
-            z3.Not(lit) if rule_id in self.ruleset.removed else lit
+            Not(lit) if rule_id in self.ruleset.removed else lit
             for rule_id, lit in self.rule_literal.items()
         ]
 
@@ -302,10 +303,10 @@ class Encoding:
 
     def in_pile(self, s: StateVars, c: int, zone, whose) -> z3.BoolRef:
         """Slot c is in the ordered zone `zone` (of player `whose` for a personal zone)."""
-        return z3.And(
+        return And(
             s.zone[c] == zone,
             self.zone_is(zone, ORDERED_ZONES),
-            z3.Or(z3.Not(self.zone_is(zone, PERSONAL_ZONES)), s.whose[c] == whose),
+            Or(Not(self.zone_is(zone, PERSONAL_ZONES)), s.whose[c] == whose),
         )
 
     def size(self, t: int, zone: Zone, player: int | None):
@@ -313,7 +314,7 @@ class Encoding:
         if key not in self._sizes:
             s = self.state(t)
             if zone in PERSONAL_ZONES:
-                conds = [z3.And(s.zone[c] == self.zone_c[zone], s.whose[c] == self.player_c[player]) for c in range(len(self.slots))]
+                conds = [And(s.zone[c] == self.zone_c[zone], s.whose[c] == self.player_c[player]) for c in range(len(self.slots))]
             else:
                 conds = [s.zone[c] == self.zone_c[zone] for c in range(len(self.slots))]
             self._sizes[key] = self.count(conds)
@@ -325,7 +326,7 @@ class Encoding:
             return self.size(t, zone, None)
         result = self.size(t, zone, self.players - 1)
         for p in range(self.players - 1):
-            result = z3.If(player_expr == self.player_c[p], self.size(t, zone, p), result)
+            result = If(player_expr == self.player_c[p], self.size(t, zone, p), result)
         return result
 
     # ---------------------------------------------------------------- initial state
@@ -341,18 +342,18 @@ class Encoding:
                 s.controller[c] == self.owner(c),
                 s.gen[c] == 0,
                 s.counters[c] == 0,
-                z3.Not(s.face_down[c]),
-                z3.Not(s.tapped[c]),
-                z3.Not(s.attached[c]),
-                z3.Not(s.effect[c]),
-                z3.Not(s.revealed[c]),
+                Not(s.face_down[c]),
+                Not(s.tapped[c]),
+                Not(s.attached[c]),
+                Not(s.effect[c]),
+                Not(s.revealed[c]),
             ]
             facts.append(s.pos[c] == self.int(self.start_position(c)))
-            facts += [z3.Implies(self.on(Behaviour.ZONE_CLOSED, z), s.zone[c] != self.zone_c[z]) for z in self.closable_zones()]
+            facts += [Implies(self.on(Behaviour.ZONE_CLOSED, z), s.zone[c] != self.zone_c[z]) for z in self.closable_zones()]
             if slot.is_token:
                 facts.append(self.card_type[c] == self.type_c[CardType.CREATURE])
             elif slot.is_commander:
-                facts.append(z3.Not(s.fresh[c]))
+                facts.append(Not(s.fresh[c]))
                 facts.append(self._type_in(self.card_type[c], COMMANDER_TYPES))
             else:
                 facts.append(self.any_of(self.card_type[c] == v for v in self.type_c.values()))
@@ -399,12 +400,12 @@ class Encoding:
         single = self.any_of(a.kind == self.kind_c[k] for k in ActionKind if k not in NO_CARD and k not in PILE_TARGET)
         for c in range(len(self.slots)):
             is_c = a.card == self.slot_c[c]
-            facts.append(z3.Implies(is_c, z3.And(
+            facts.append(Implies(is_c, And(
                 a.src_zone == s.zone[c], a.src_whose == s.whose[c], a.src_pos == s.pos[c],
                 a.dst_zone == s2.zone[c], a.dst_whose == s2.whose[c], a.dst_pos == s2.pos[c],
-                a.moves == z3.Or(s2.zone[c] != s.zone[c], s2.whose[c] != s.whose[c]),
+                a.moves == Or(s2.zone[c] != s.zone[c], s2.whose[c] != s.whose[c]),
             )))
-            facts.append(z3.Implies(z3.And(single, z3.Not(is_c)), self._bystander(s, s2, a, c)))
+            facts.append(Implies(And(single, Not(is_c)), self._bystander(s, s2, a, c)))
             facts.append(s2.revealed[c] == self.revealed_after(s, s2, c))
         for kind in ActionKind:
             if not self.ruleset.allows(kind):
@@ -413,10 +414,10 @@ class Encoding:
                 body = getattr(self, f"_{kind.value}")(t, s, s2, a)
             else:
                 body = self.all_of(
-                    z3.Implies(a.card == self.slot_c[c], self._assign(s, s2, c, *self.target(kind, t, s, a, c).both))
+                    Implies(a.card == self.slot_c[c], self._assign(s, s2, c, *self.target(kind, t, s, a, c).both))
                     for c in range(len(self.slots))
                 )
-            facts.append(z3.Implies(a.kind == self.kind_c[kind], body))
+            facts.append(Implies(a.kind == self.kind_c[kind], body))
         facts += self._fresh(s, s2, a)
         if self.player_records:
             facts += self._players_trans(t, s, s2, a)
@@ -427,7 +428,7 @@ class Encoding:
         state-based actions were last performed."""
         sba = a.kind == self.kind_c[K.STATE_BASED_ACTIONS]
         return [
-            s2.fresh[c] == z3.And(z3.Not(sba), z3.Or(s.fresh[c], s2.zone[c] != s.zone[c], s2.whose[c] != s.whose[c], s2.gen[c] != s.gen[c]))
+            s2.fresh[c] == And(Not(sba), Or(s.fresh[c], s2.zone[c] != s.zone[c], s2.whose[c] != s.whose[c], s2.gen[c] != s.gen[c]))
             for c, slot in enumerate(self.slots) if slot.is_commander
         ]
 
@@ -435,18 +436,18 @@ class Encoding:
         """Fields an action does not use keep one value, so that every action has one form."""
         kind_in = lambda kinds: self.any_of(a.kind == self.kind_c[k] for k in kinds)  # noqa: E731
         no_card = kind_in(NO_CARD)
-        stack_reorder = z3.And(a.kind == self.kind_c[K.REORDER], a.zone == self.zone_c[Zone.STACK])
-        uses_player = z3.And(kind_in(USES_PLAYER), z3.Not(stack_reorder))
+        stack_reorder = And(a.kind == self.kind_c[K.REORDER], a.zone == self.zone_c[Zone.STACK])
+        uses_player = And(kind_in(USES_PLAYER), Not(stack_reorder))
         card_type = self._select_type(a.card)
-        uses_n = z3.Or(
+        uses_n = Or(
             a.kind == self.kind_c[K.PUT_INTO_LIBRARY],
             a.kind == self.kind_c[K.POST_MULLIGAN_LOOK],
-            z3.And(a.kind == self.kind_c[K.CAST], z3.Not(self.on(Behaviour.STACK_PUSH_TOP))),
-            z3.And(a.kind == self.kind_c[K.CAST_FACE_DOWN], z3.Not(self.on(Behaviour.STACK_PUSH_TOP))),
-            z3.And(
+            And(a.kind == self.kind_c[K.CAST], Not(self.on(Behaviour.STACK_PUSH_TOP))),
+            And(a.kind == self.kind_c[K.CAST_FACE_DOWN], Not(self.on(Behaviour.STACK_PUSH_TOP))),
+            And(
                 kind_in(GRAVEYARD_BOUND),
-                z3.Not(self.on(Behaviour.GRAVEYARD_TOP)),
-                z3.Or(a.kind != self.kind_c[K.RESOLVE], self._type_in(card_type, SPELL_ONLY_TYPES)),
+                Not(self.on(Behaviour.GRAVEYARD_TOP)),
+                Or(a.kind != self.kind_c[K.RESOLVE], self._type_in(card_type, SPELL_ONLY_TYPES)),
             ),
         )
         return [
@@ -457,17 +458,17 @@ class Encoding:
             (a.kind == self.kind_c[K.REORDER]) == (a.zone != self.zone_c[Zone.NOWHERE]),
             a.n >= 0,
             a.n <= self.max_n,
-            z3.Implies(z3.Not(uses_n), a.n == 0),
-            z3.Implies(z3.Not(kind_in((K.SHUFFLE_HAND_INTO_LIBRARY, K.MULLIGAN))), self.all_of(
-                z3.Not(p) for c, p in enumerate(a.pick) if not self.slots[c].is_commander
+            Implies(Not(uses_n), a.n == 0),
+            Implies(Not(kind_in((K.SHUFFLE_HAND_INTO_LIBRARY, K.MULLIGAN))), self.all_of(
+                Not(p) for c, p in enumerate(a.pick) if not self.slots[c].is_commander
             )),
             # A commander may also be listed by state-based actions (903.9a; the SBA says when).
             *[
-                z3.Implies(z3.Not(kind_in(LISTS_CARDS)), z3.Not(p))
+                Implies(Not(kind_in(LISTS_CARDS)), Not(p))
                 for c, p in enumerate(a.pick) if self.slots[c].is_commander
             ],
             # The owner's choice of the command zone instead (903.9b) is recorded only for a move of a commander.
-            z3.Implies(a.to_command, z3.And(
+            Implies(a.to_command, And(
                 kind_in(MOVES_CARD),
                 self.any_of(a.card == self.slot_c[c] for c, slot in enumerate(self.slots) if slot.is_commander),
             )),
@@ -476,7 +477,7 @@ class Encoding:
     def _select_type(self, card_expr):
         result = self.type_c[CardType.CREATURE]
         for c in range(len(self.slots)):
-            result = z3.If(card_expr == self.slot_c[c], self.card_type[c], result)
+            result = If(card_expr == self.slot_c[c], self.card_type[c], result)
         return result
 
     def _type_in(self, type_expr, types) -> z3.BoolRef:
@@ -487,15 +488,15 @@ class Encoding:
 
     def _assign(self, s: StateVars, s2: StateVars, c: int, guard, values: dict) -> z3.BoolRef:
         """The guard holds and slot c takes the given values; fields not given stay as they are."""
-        return z3.And(guard, *[s2.field(f, c) == values.get(f, s.field(f, c)) for f in FIELDS])
+        return And(guard, *[s2.field(f, c) == values.get(f, s.field(f, c)) for f in FIELDS])
 
     def _bystander(self, s: StateVars, s2: StateVars, a: StepVars, c: int) -> z3.BoolRef:
         """An object the action does not target: it stays, but closes or opens a gap in its pile."""
-        leaves_gap = z3.And(a.moves, self.in_pile(s, c, a.src_zone, a.src_whose), s.pos[c] > a.src_pos)
-        makes_room = z3.And(a.moves, self.in_pile(s, c, a.dst_zone, a.dst_whose), s.pos[c] >= a.dst_pos)
-        shift = z3.If(leaves_gap, self.int(-1), self.int(0)) + z3.If(makes_room, self.int(1), self.int(0))
+        leaves_gap = And(a.moves, self.in_pile(s, c, a.src_zone, a.src_whose), s.pos[c] > a.src_pos)
+        makes_room = And(a.moves, self.in_pile(s, c, a.dst_zone, a.dst_whose), s.pos[c] >= a.dst_pos)
+        shift = If(leaves_gap, self.int(-1), self.int(0)) + If(makes_room, self.int(1), self.int(0))
         same = [s2.field(f, c) == s.field(f, c) for f in FIELDS if f != "pos"]
-        return z3.And(*same, s2.pos[c] == s.pos[c] + shift)
+        return And(*same, s2.pos[c] == s.pos[c] + shift)
 
     def _merge(self, s: StateVars, c: int, condition, if_true: dict, if_false: dict) -> dict:
         """Per field, if_true or if_false under the condition; a field either leaves out stays as it is."""
@@ -503,19 +504,19 @@ class Encoding:
         merged = {}
         for f in FIELDS:
             a, b = if_true.get(f, current[f]), if_false.get(f, current[f])
-            merged[f] = a if a.eq(b) else z3.If(condition, a, b)
+            merged[f] = a if a.eq(b) else If(condition, a, b)
         return merged
 
     def _identity(self, s: StateVars, c: int, renew, carried_effect=None, keep_counters=None) -> dict:
         """Identity and memory of slot c: under `renew` a new object (gen + 1, no counters but under
         `keep_counters`, untapped, nothing attached, no effect but `carried_effect`); otherwise as they were."""
-        wipe_counters = renew if keep_counters is None else z3.And(renew, z3.Not(keep_counters))
+        wipe_counters = renew if keep_counters is None else And(renew, Not(keep_counters))
         return {
-            "gen": z3.If(renew, s.gen[c] + 1, s.gen[c]),
-            "counters": z3.If(wipe_counters, self.int(0), s.counters[c]),
-            "tapped": z3.And(z3.Not(renew), s.tapped[c]),
-            "attached": z3.And(z3.Not(renew), s.attached[c]),
-            "effect": z3.If(renew, self.false() if carried_effect is None else carried_effect, s.effect[c]),
+            "gen": If(renew, s.gen[c] + 1, s.gen[c]),
+            "counters": If(wipe_counters, self.int(0), s.counters[c]),
+            "tapped": And(Not(renew), s.tapped[c]),
+            "attached": And(Not(renew), s.attached[c]),
+            "effect": If(renew, self.false() if carried_effect is None else carried_effect, s.effect[c]),
         }
 
     def _renewed(self, s: StateVars, c: int, behaviour: Behaviour, **changes) -> dict:
@@ -529,15 +530,15 @@ class Encoding:
         values = self._merge(s, c, already, self._renewed(s, c, behaviour), values)
         stays = already
         if self.slots[c].is_commander:  # staying is no move that a commander replacement could replace
-            stays = z3.And(already, z3.Not(to_command))
-            constraint = z3.And(z3.Not(already), constraint)
-        return Effect(self._source_ok(s, c, SOURCES[kind]), z3.Or(stays, constraint), values)
+            stays = And(already, Not(to_command))
+            constraint = And(Not(already), constraint)
+        return Effect(self._source_ok(s, c, SOURCES[kind]), Or(stays, constraint), values)
 
     def _moved(self, t: int, s: StateVars, a: StepVars, c: int, zone: Zone, named, controller=None, keep_effect=False, face_down=None):
         """(constraint, values) for moving slot c to `zone` of the named player (see interpreter.move)."""
         owner = self.owner(c)
         if zone in PERSONAL_ZONES:
-            whose = z3.If(self.on(Behaviour.OWNER_REDIRECT, zone), owner, named)
+            whose = If(self.on(Behaviour.OWNER_REDIRECT, zone), owner, named)
         else:
             whose = owner
         constraint = self.true()
@@ -545,16 +546,16 @@ class Encoding:
         if zone in ORDERED_ZONES:
             before = self.size_of(t, zone, whose)
             n = a.n
-            nth = z3.If(n == 0, self.int(0), before + 1 - n)
+            nth = If(n == 0, self.int(0), before + 1 - n)
             if zone is Zone.LIBRARY:
-                pos = z3.If(n > before, self.int(0), nth)
-                constraint = z3.Implies(n > before, self.on(Behaviour.NTH_FROM_TOP_SHORT))
+                pos = If(n > before, self.int(0), nth)
+                constraint = Implies(n > before, self.on(Behaviour.NTH_FROM_TOP_SHORT))
             else:
                 fixed = self.on(Behaviour.GRAVEYARD_TOP if zone is Zone.GRAVEYARD else Behaviour.STACK_PUSH_TOP)
-                pos = z3.If(fixed, before, nth)
-                constraint = z3.Implies(z3.Not(fixed), n <= before + 1)
-        constraint = z3.And(constraint, z3.Not(self.on(Behaviour.ZONE_CLOSED, zone)))
-        carried = z3.And(self.on(Behaviour.SPELL_EFFECTS_CARRY), s.effect[c]) if keep_effect else None
+                pos = If(fixed, before, nth)
+                constraint = Implies(Not(fixed), n <= before + 1)
+        constraint = And(constraint, Not(self.on(Behaviour.ZONE_CLOSED, zone)))
+        carried = And(self.on(Behaviour.SPELL_EFFECTS_CARRY), s.effect[c]) if keep_effect else None
         in_play = zone in (Zone.BATTLEFIELD, Zone.STACK)
         values = {
             "zone": self.zone_c[zone],
@@ -564,8 +565,8 @@ class Encoding:
             "face_down": self.false() if face_down is None else face_down,
         } | self._identity(s, c, self.on(Behaviour.NEW_OBJECT), carried, self.keeps_markers(zone))
         if self.slots[c].is_token:
-            stuck = z3.And(self.token_left_battlefield(s, c), self.on(Behaviour.TOKEN_STAYS))
-            return z3.Or(stuck, constraint), self._merge(s, c, stuck, self._current(s, c), values)
+            stuck = And(self.token_left_battlefield(s, c), self.on(Behaviour.TOKEN_STAYS))
+            return Or(stuck, constraint), self._merge(s, c, stuck, self._current(s, c), values)
         if self.slots[c].is_commander:
             return self._command_instead(s, a, c, zone, whose, constraint, values)
         return constraint, values
@@ -582,45 +583,45 @@ class Encoding:
             return self.false()
         fallback = []
         if zone in (Zone.GRAVEYARD, Zone.EXILE):
-            fallback = [z3.Not(self.rule_literal[r.id]) for r in self.ruleset.rules if r.behaviour is Behaviour.COMMANDER_RETURN_SBA]
-        return z3.Or(self.on(Behaviour.COMMANDER_REPLACE, zone), self.any_of(fallback))
+            fallback = [Not(self.rule_literal[r.id]) for r in self.ruleset.rules if r.behaviour is Behaviour.COMMANDER_RETURN_SBA]
+        return Or(self.on(Behaviour.COMMANDER_REPLACE, zone), self.any_of(fallback))
 
     def _command_instead(self, s: StateVars, a: StepVars, c: int, zone: Zone, whose, constraint, values):
         """The owner's recorded choice (`to_command`) puts commander c into the command zone instead
         of its owner's `zone` (see interpreter.command_instead)."""
         owner = self.owner(c)
-        allowed = z3.And(
+        allowed = And(
             self.replaces(zone),
             whose == owner,
             s.zone[c] != self.zone_c[Zone.COMMAND],
-            z3.Not(self.on(Behaviour.ZONE_CLOSED, Zone.COMMAND)),
+            Not(self.on(Behaviour.ZONE_CLOSED, Zone.COMMAND)),
         )
         instead = {
             "zone": self.zone_c[Zone.COMMAND], "whose": owner, "pos": self.int(0), "controller": owner, "face_down": self.false(),
         } | self._identity(s, c, self.on(Behaviour.NEW_OBJECT))
-        return z3.If(a.to_command, allowed, constraint), self._merge(s, c, a.to_command, instead, values)
+        return If(a.to_command, allowed, constraint), self._merge(s, c, a.to_command, instead, values)
 
     def same_pile(self, s: StateVars, c: int, d: int):
-        return z3.And(
+        return And(
             s.zone[c] == s.zone[d],
-            z3.Or(z3.Not(self.zone_is(s.zone[c], PERSONAL_ZONES)), s.whose[c] == s.whose[d]),
+            Or(Not(self.zone_is(s.zone[c], PERSONAL_ZONES)), s.whose[c] == s.whose[d]),
         )
 
     def token_left_battlefield(self, s: StateVars, c: int):
-        return z3.And(s.zone[c] != self.zone_c[Zone.BATTLEFIELD], s.zone[c] != self.zone_c[Zone.NOWHERE])
+        return And(s.zone[c] != self.zone_c[Zone.BATTLEFIELD], s.zone[c] != self.zone_c[Zone.NOWHERE])
 
     def _source_ok(self, s: StateVars, c: int, zones) -> z3.BoolRef:
-        outside_ok = z3.And(s.zone[c] == self.zone_c[Zone.OUTSIDE], z3.Not(self.on(Behaviour.OUTSIDE_UNTOUCHABLE)))
-        return z3.Or(self.zone_is(s.zone[c], zones), outside_ok)
+        outside_ok = And(s.zone[c] == self.zone_c[Zone.OUTSIDE], Not(self.on(Behaviour.OUTSIDE_UNTOUCHABLE)))
+        return Or(self.zone_is(s.zone[c], zones), outside_ok)
 
     def _castable(self, s: StateVars, c: int, player) -> z3.BoolRef:
         """Slot c is where the player may cast it from: their hand, or the command zone for a
         commander they own (903.8)."""
-        in_hand = z3.And(s.zone[c] == self.zone_c[Zone.HAND], s.whose[c] == player)
+        in_hand = And(s.zone[c] == self.zone_c[Zone.HAND], s.whose[c] == player)
         if not self.slots[c].is_commander:
             return in_hand
-        from_command = z3.And(s.zone[c] == self.zone_c[Zone.COMMAND], player == self.owner(c), self.on(Behaviour.COMMANDER_CAST))
-        return z3.Or(in_hand, from_command)
+        from_command = And(s.zone[c] == self.zone_c[Zone.COMMAND], player == self.owner(c), self.on(Behaviour.COMMANDER_CAST))
+        return Or(in_hand, from_command)
 
     def target(self, kind: ActionKind, t: int, s: StateVars, a: StepVars, c: int) -> "Effect":
         """What a single-target action does to its target, slot c, at step t."""
@@ -635,14 +636,14 @@ class Encoding:
             return self._moved(t, s, a, c, zone, named, **kw)
 
         if kind in (K.DRAW, K.MILL):
-            guard = z3.And(z == Z[Zone.LIBRARY], s.whose[c] == player, s.pos[c] == self.size_of(t, Zone.LIBRARY, player) - 1)
+            guard = And(z == Z[Zone.LIBRARY], s.whose[c] == player, s.pos[c] == self.size_of(t, Zone.LIBRARY, player) - 1)
             constraint, values = moved(Zone.HAND if kind is K.DRAW else Zone.GRAVEYARD, player)
             return Effect(guard, constraint, values)
         if kind is K.DISCARD:
             constraint, values = moved(Zone.GRAVEYARD, s.whose[c])
             return Effect(z == Z[Zone.HAND], constraint, values)
         if kind is K.CAST:
-            guard = z3.And(
+            guard = And(
                 self._castable(s, c, player),
                 self.false() if slot.is_token else self.true(),
                 self.card_type[c] != self.type_c[CardType.LAND],
@@ -650,28 +651,28 @@ class Encoding:
             constraint, values = moved(Zone.STACK, player, controller=player)
             return Effect(guard, constraint, values)
         if kind is K.REVERSE_ILLEGAL_CAST:
-            guard = z3.And(
+            guard = And(
                 self._castable(s, c, player),
                 self.false() if slot.is_token else self.true(),
                 self.card_type[c] != self.type_c[CardType.LAND],
             )
-            renew = z3.And(z3.Not(self.on(Behaviour.ILLEGAL_CAST_REVERSED)), self.on(Behaviour.NEW_OBJECT))
+            renew = And(Not(self.on(Behaviour.ILLEGAL_CAST_REVERSED)), self.on(Behaviour.NEW_OBJECT))
             return Effect(guard, self.true(), self._identity(s, c, renew))
         if kind is K.RESOLVE:
-            top_ok = z3.Implies(self.on(Behaviour.STACK_TOP_ONLY), s.pos[c] == self.size(t, Zone.STACK, None) - 1)
+            top_ok = Implies(self.on(Behaviour.STACK_TOP_ONLY), s.pos[c] == self.size(t, Zone.STACK, None) - 1)
             to_grave, grave_values = moved(Zone.GRAVEYARD, s.controller[c])
-            stays_face_down = z3.And(s.face_down[c], self.on(Behaviour.FACE_DOWN_SPELL_BECOMES_FACE_DOWN))
+            stays_face_down = And(s.face_down[c], self.on(Behaviour.FACE_DOWN_SPELL_BECOMES_FACE_DOWN))
             to_field, field_values = moved(Zone.BATTLEFIELD, s.controller[c], controller=s.controller[c], keep_effect=True, face_down=stays_face_down)
-            graveyard_bound = z3.And(is_spell_type, z3.Not(z3.And(s.face_down[c], self.on(Behaviour.FACE_DOWN_CHARACTERISTICS))))
-            constraint = z3.If(graveyard_bound, to_grave, to_field)
-            return Effect(z3.And(z == Z[Zone.STACK], top_ok), constraint, self._merge(s, c, graveyard_bound, grave_values, field_values))
+            graveyard_bound = And(is_spell_type, Not(And(s.face_down[c], self.on(Behaviour.FACE_DOWN_CHARACTERISTICS))))
+            constraint = If(graveyard_bound, to_grave, to_field)
+            return Effect(And(z == Z[Zone.STACK], top_ok), constraint, self._merge(s, c, graveyard_bound, grave_values, field_values))
         if kind in (K.COUNTER, K.DESTROY):
             constraint, values = moved(Zone.GRAVEYARD, s.controller[c])
             source = Zone.STACK if kind is K.COUNTER else Zone.BATTLEFIELD
             return Effect(z == Z[source], constraint, values)
         if kind is K.SACRIFICE:
             constraint, values = moved(Zone.GRAVEYARD, player)
-            return Effect(z3.And(z == Z[Zone.BATTLEFIELD], s.controller[c] == player), constraint, values)
+            return Effect(And(z == Z[Zone.BATTLEFIELD], s.controller[c] == player), constraint, values)
         if kind is K.EXILE:
             return self._move_or_renew(s, c, kind, Zone.EXILE, Behaviour.EXILE_IN_EXILE, moved, a.to_command)
         if kind is K.RETURN_TO_HAND:
@@ -681,47 +682,47 @@ class Encoding:
             constraint, values = moved(Zone.LIBRARY, player)
             return Effect(self._source_ok(s, c, SOURCES[kind]), constraint, values)
         if kind is K.GAIN_CONTROL:
-            guard = z3.And(self.zone_is(z, (Zone.BATTLEFIELD, Zone.STACK)), s.controller[c] != player)
+            guard = And(self.zone_is(z, (Zone.BATTLEFIELD, Zone.STACK)), s.controller[c] != player)
             return Effect(guard, self.true(), {"controller": player})
         if kind is K.CREATE_TOKEN:
             if not slot.is_token:
                 return Effect(self.false(), self.true(), {})
-            guard = z3.And(player == owner, z == Z[Zone.NOWHERE], s.gen[c] == 0)
-            opens = z3.Not(self.on(Behaviour.ZONE_CLOSED, Zone.BATTLEFIELD))
+            guard = And(player == owner, z == Z[Zone.NOWHERE], s.gen[c] == 0)
+            opens = Not(self.on(Behaviour.ZONE_CLOSED, Zone.BATTLEFIELD))
             return Effect(guard, opens, {"zone": Z[Zone.BATTLEFIELD], "whose": owner, "controller": player, "gen": self.int(1)})
         if kind is K.PUT_ONTO_BATTLEFIELD:
             constraint, values = moved(Zone.BATTLEFIELD, player, controller=player)
-            stays = self.false() if slot.is_token else z3.And(is_spell_type, self.on(Behaviour.SPELLS_STAY_OFF_BATTLEFIELD))
+            stays = self.false() if slot.is_token else And(is_spell_type, self.on(Behaviour.SPELLS_STAY_OFF_BATTLEFIELD))
             values = self._merge(s, c, stays, self._current(s, c), values)
-            return Effect(self._source_ok(s, c, SOURCES[kind]), z3.Or(stays, constraint), values)
+            return Effect(self._source_ok(s, c, SOURCES[kind]), Or(stays, constraint), values)
         if kind is K.MOVE_TO_COMMAND:
             return self._move_or_renew(s, c, kind, Zone.COMMAND, Behaviour.COMMAND_IN_COMMAND, moved, a.to_command)
         if kind is K.TURN_FACE_DOWN:
-            guard = z3.And(z == Z[Zone.COMMAND], z3.Not(s.face_down[c]))
+            guard = And(z == Z[Zone.COMMAND], Not(s.face_down[c]))
             return Effect(guard, self.true(), self._renewed(s, c, Behaviour.COMMAND_FACE_DOWN, face_down=self.true()))
         if kind is K.BRING_IN:
             constraint, values = moved(Zone.HAND, owner)
             return Effect(z == Z[Zone.OUTSIDE], constraint, values)
         if kind is K.TAP:
-            return Effect(z3.And(z == Z[Zone.BATTLEFIELD], z3.Not(s.tapped[c])), self.true(), {"tapped": self.true()})
+            return Effect(And(z == Z[Zone.BATTLEFIELD], Not(s.tapped[c])), self.true(), {"tapped": self.true()})
         if kind is K.ATTACH:
-            return Effect(z3.And(z == Z[Zone.BATTLEFIELD], z3.Not(s.attached[c])), self.true(), {"attached": self.true()})
+            return Effect(And(z == Z[Zone.BATTLEFIELD], Not(s.attached[c])), self.true(), {"attached": self.true()})
         if kind is K.ADD_COUNTER:
-            return Effect(z3.And(z == Z[Zone.BATTLEFIELD], s.counters[c] < MAX_COUNTERS), self.true(), {"counters": s.counters[c] + 1})
+            return Effect(And(z == Z[Zone.BATTLEFIELD], s.counters[c] < MAX_COUNTERS), self.true(), {"counters": s.counters[c] + 1})
         if kind is K.APPLY_EFFECT:
-            guard = z3.And(self.zone_is(z, (Zone.BATTLEFIELD, Zone.STACK)), z3.Not(s.effect[c]))
+            guard = And(self.zone_is(z, (Zone.BATTLEFIELD, Zone.STACK)), Not(s.effect[c]))
             return Effect(guard, self.true(), {"effect": self.true()})
         if kind in (K.CAST_FACE_DOWN, K.PUT_ONTO_BATTLEFIELD_FACE_DOWN, K.TURN_FACE_UP):
             return self._face_down_target(kind, s, c, player, moved)
         if kind is K.SEARCH_LIBRARY:
             constraint, values = moved(Zone.HAND, player)
-            return Effect(z3.And(z == Z[Zone.LIBRARY], s.whose[c] == player), constraint, values)
+            return Effect(And(z == Z[Zone.LIBRARY], s.whose[c] == player), constraint, values)
         if kind is K.BOTTOM:
             constraint, values = moved(Zone.LIBRARY, player)
-            guard = z3.And(z == Z[Zone.HAND], s.whose[c] == player, self.player_of(s, "owed", player) > 0)
+            guard = And(z == Z[Zone.HAND], s.whose[c] == player, self.player_of(s, "owed", player) > 0)
             return Effect(guard, constraint, values)
         if kind is K.OPENING_HAND_ACTION:
-            guard = z3.And(z == Z[Zone.HAND], s.whose[c] == player, z3.Not(is_spell_type), self._opening_hand_ready(t, s))
+            guard = And(z == Z[Zone.HAND], s.whose[c] == player, Not(is_spell_type), self._opening_hand_ready(t, s))
             constraint, values = moved(Zone.BATTLEFIELD, player, controller=player)
             return Effect(guard, constraint, values)
         raise AssertionError(f"no encoding for {kind}")
@@ -734,49 +735,49 @@ class Encoding:
         characteristics = self.on(Behaviour.FACE_DOWN_CHARACTERISTICS)
         keeps_out = self.on(Behaviour.SPELLS_STAY_OFF_BATTLEFIELD)
         if kind is K.CAST_FACE_DOWN:
-            guard = z3.And(
+            guard = And(
                 z == Z[Zone.HAND], s.whose[c] == player,
                 self.false() if is_token else self.true(),
-                z3.Or(self.card_type[c] != self.type_c[CardType.LAND], characteristics),
+                Or(self.card_type[c] != self.type_c[CardType.LAND], characteristics),
             )
             constraint, values = moved(Zone.STACK, player, controller=player, face_down=self.true())
             return Effect(guard, constraint, values)
         if kind is K.PUT_ONTO_BATTLEFIELD_FACE_DOWN:
             constraint, values = moved(Zone.BATTLEFIELD, player, controller=player, face_down=self.true())
-            turned_first = z3.And(self.on(Behaviour.FACE_DOWN_BEFORE_ENTERING), characteristics)
-            stays = self.false() if is_token else z3.And(is_spell_type, keeps_out, z3.Not(turned_first))
+            turned_first = And(self.on(Behaviour.FACE_DOWN_BEFORE_ENTERING), characteristics)
+            stays = self.false() if is_token else And(is_spell_type, keeps_out, Not(turned_first))
             values = self._merge(s, c, stays, self._current(s, c), values)
-            return Effect(self._source_ok(s, c, SOURCES[kind]), z3.Or(stays, constraint), values)
+            return Effect(self._source_ok(s, c, SOURCES[kind]), Or(stays, constraint), values)
         on_field = z == Z[Zone.BATTLEFIELD]
-        spell = z3.And(z == Z[Zone.STACK], z3.Not(self.on(Behaviour.FACE_UP_PERMANENTS_ONLY)))
-        stays = self.false() if is_token else z3.And(on_field, is_spell_type, keeps_out)
-        face_up = self._identity(s, c, z3.Not(self.on(Behaviour.FACE_UP_SAME_OBJECT))) | {"face_down": self.false()}
-        return Effect(z3.And(s.face_down[c], z3.Or(on_field, spell)), self.true(), self._merge(s, c, stays, self._current(s, c), face_up))
+        spell = And(z == Z[Zone.STACK], Not(self.on(Behaviour.FACE_UP_PERMANENTS_ONLY)))
+        stays = self.false() if is_token else And(on_field, is_spell_type, keeps_out)
+        face_up = self._identity(s, c, Not(self.on(Behaviour.FACE_UP_SAME_OBJECT))) | {"face_down": self.false()}
+        return Effect(And(s.face_down[c], Or(on_field, spell)), self.true(), self._merge(s, c, stays, self._current(s, c), face_up))
 
     def revealed_after(self, s: StateVars, s2: StateVars, c: int) -> z3.BoolRef:
         """708.9: the step reveals a face-down permanent that leaves the battlefield and a face-down
         spell that leaves the stack for anywhere but the battlefield (interpreter: revealed_by_move)."""
         Z = self.zone_c
-        leaves_field = z3.And(s.zone[c] == Z[Zone.BATTLEFIELD], s2.zone[c] != Z[Zone.BATTLEFIELD])
-        leaves_stack = z3.And(s.zone[c] == Z[Zone.STACK], s2.zone[c] != Z[Zone.STACK], s2.zone[c] != Z[Zone.BATTLEFIELD])
-        return z3.And(self.on(Behaviour.FACE_DOWN_REVEAL), s.face_down[c], z3.Or(leaves_field, leaves_stack))
+        leaves_field = And(s.zone[c] == Z[Zone.BATTLEFIELD], s2.zone[c] != Z[Zone.BATTLEFIELD])
+        leaves_stack = And(s.zone[c] == Z[Zone.STACK], s2.zone[c] != Z[Zone.STACK], s2.zone[c] != Z[Zone.BATTLEFIELD])
+        return And(self.on(Behaviour.FACE_DOWN_REVEAL), s.face_down[c], Or(leaves_field, leaves_stack))
 
     def sees(self, t: int, player: int, c: int) -> z3.BoolRef:
         """Player `player` may see the face of slot c in state t (interpreter: sees)."""
         s, Z = self.state(t), self.zone_c
-        in_game = z3.Not(self.zone_is(s.zone[c], (Zone.OUTSIDE, Zone.NOWHERE)))
-        face_down = z3.Or(
-            z3.And(
+        in_game = Not(self.zone_is(s.zone[c], (Zone.OUTSIDE, Zone.NOWHERE)))
+        face_down = Or(
+            And(
                 self.zone_is(s.zone[c], (Zone.BATTLEFIELD, Zone.STACK)),
                 self.on(Behaviour.FACE_DOWN_CONTROLLER_LOOKS),
                 s.controller[c] == self.player_c[player],
             ),
             self.sees_set_aside(t, player, c),
         )
-        hidden = z3.And(self.on(Behaviour.HIDDEN_ZONES), self.zone_is(s.zone[c], (Zone.LIBRARY, Zone.HAND)))
-        own_hand = z3.And(s.zone[c] == Z[Zone.HAND], s.whose[c] == self.player_c[player])
-        face_up = z3.If(hidden, own_hand, self.true())
-        return z3.And(in_game, z3.Or(s.revealed[c], self.shown(t, player, c), z3.If(s.face_down[c], face_down, face_up)))
+        hidden = And(self.on(Behaviour.HIDDEN_ZONES), self.zone_is(s.zone[c], (Zone.LIBRARY, Zone.HAND)))
+        own_hand = And(s.zone[c] == Z[Zone.HAND], s.whose[c] == self.player_c[player])
+        face_up = If(hidden, own_hand, self.true())
+        return And(in_game, Or(s.revealed[c], self.shown(t, player, c), If(s.face_down[c], face_down, face_up)))
 
     def sees_set_aside(self, t: int, player: int, c: int) -> z3.BoolRef:
         """Slot c, face down, is a card of the player's in exile before the game starts, where the
@@ -785,8 +786,8 @@ class Encoding:
             return self.false()
         s = self.state(t)
         started = s.started if self.player_records else self.false()
-        return z3.And(
-            s.zone[c] == self.zone_c[Zone.EXILE], self.on(Behaviour.MULLIGAN_LOOK_SET_ASIDE), z3.Not(started),
+        return And(
+            s.zone[c] == self.zone_c[Zone.EXILE], self.on(Behaviour.MULLIGAN_LOOK_SET_ASIDE), Not(started),
             s.whose[c] == self.player_c[player],
         )
 
@@ -801,17 +802,17 @@ class Encoding:
         teammates = self.scope.teammates(player)
         if teammates and self.in_file(Behaviour.MULLIGAN_TEAM_LOOK):
             by_teammate = self.any_of(a.player == self.player_c[q] for q in teammates)
-            audience = z3.Or(audience, z3.And(self.on(Behaviour.MULLIGAN_TEAM_LOOK), by_teammate))
-        return z3.And(a.kind == self.kind_c[K.POST_MULLIGAN_LOOK], a.card == self.slot_c[c], audience)
+            audience = Or(audience, And(self.on(Behaviour.MULLIGAN_TEAM_LOOK), by_teammate))
+        return And(a.kind == self.kind_c[K.POST_MULLIGAN_LOOK], a.card == self.slot_c[c], audience)
 
     # ---------------------------------------------------------------- actions without a target card
 
     def _permutation(self, s2: StateVars, members: list, guard) -> list:
         """Under `guard`, the slots for which members[c] holds get the positions 0..size-1 in some order."""
         size = self.count(members)
-        facts = [z3.Implies(z3.And(guard, m), z3.And(s2.pos[c] >= 0, s2.pos[c] < size)) for c, m in enumerate(members)]
+        facts = [Implies(And(guard, m), And(s2.pos[c] >= 0, s2.pos[c] < size)) for c, m in enumerate(members)]
         facts += [
-            z3.Implies(z3.And(guard, members[c], members[d]), s2.pos[c] != s2.pos[d])
+            Implies(And(guard, members[c], members[d]), s2.pos[c] != s2.pos[d])
             for c, d in combinations(range(len(members)), 2)
         ]
         return facts
@@ -821,23 +822,23 @@ class Encoding:
         facts = []
         for c in range(len(self.slots)):
             facts += [s2.field(f, c) == s.field(f, c) for f in FIELDS if f != "pos"]
-            facts.append(z3.Implies(z3.Not(in_pile[c]), s2.pos[c] == s.pos[c]))
+            facts.append(Implies(Not(in_pile[c]), s2.pos[c] == s.pos[c]))
         facts += self._permutation(s2, in_pile, self.true())
         return self.all_of(facts)
 
     def _shuffle(self, t, s, s2, a) -> z3.BoolRef:
-        in_library = [z3.And(s.zone[c] == self.zone_c[Zone.LIBRARY], s.whose[c] == a.player) for c in range(len(self.slots))]
+        in_library = [And(s.zone[c] == self.zone_c[Zone.LIBRARY], s.whose[c] == a.player) for c in range(len(self.slots))]
         return self._reordered(t, s, s2, in_library)
 
     def _reorder(self, t, s, s2, a) -> z3.BoolRef:
         zone = a.zone
-        fixed = z3.If(
+        fixed = If(
             zone == self.zone_c[Zone.LIBRARY], self.on(Behaviour.ORDER_FIXED, Zone.LIBRARY),
-            z3.If(zone == self.zone_c[Zone.GRAVEYARD], self.on(Behaviour.ORDER_FIXED, Zone.GRAVEYARD), self.on(Behaviour.ORDER_FIXED, Zone.STACK)),
+            If(zone == self.zone_c[Zone.GRAVEYARD], self.on(Behaviour.ORDER_FIXED, Zone.GRAVEYARD), self.on(Behaviour.ORDER_FIXED, Zone.STACK)),
         )
         is_stack = zone == self.zone_c[Zone.STACK]
-        in_pile = [z3.And(s.zone[c] == zone, z3.Or(is_stack, s.whose[c] == a.player)) for c in range(len(self.slots))]
-        return z3.And(self.zone_is(zone, ORDERED_ZONES), z3.Not(fixed), self._reordered(t, s, s2, in_pile))
+        in_pile = [And(s.zone[c] == zone, Or(is_stack, s.whose[c] == a.player)) for c in range(len(self.slots))]
+        return And(self.zone_is(zone, ORDERED_ZONES), Not(fixed), self._reordered(t, s, s2, in_pile))
 
     def _shuffle_hand_into_library(self, t, s, s2, a) -> z3.BoolRef:
         zone_wide = self.on(Behaviour.ZONE_WIDE)
@@ -845,60 +846,60 @@ class Encoding:
         facts = []
         moving = []
         for c in range(len(self.slots)):
-            in_hand = z3.And(s.zone[c] == self.zone_c[Zone.HAND], s.whose[c] == a.player)
-            facts += [z3.Implies(zone_wide, z3.Not(a.pick[c])), z3.Implies(z3.Not(in_hand), z3.Not(a.pick[c]))]
-            chosen = z3.And(in_hand, z3.Or(zone_wide, a.pick[c]))
+            in_hand = And(s.zone[c] == self.zone_c[Zone.HAND], s.whose[c] == a.player)
+            facts += [Implies(zone_wide, Not(a.pick[c])), Implies(Not(in_hand), Not(a.pick[c]))]
+            chosen = And(in_hand, Or(zone_wide, a.pick[c]))
             if self.slots[c].is_token:
-                chosen = z3.And(chosen, z3.Not(self.on(Behaviour.TOKEN_STAYS)))
+                chosen = And(chosen, Not(self.on(Behaviour.TOKEN_STAYS)))
             moving.append(chosen)
-            facts.append(z3.Implies(chosen, z3.Not(self.on(Behaviour.ZONE_CLOSED, Zone.LIBRARY))))
+            facts.append(Implies(chosen, Not(self.on(Behaviour.ZONE_CLOSED, Zone.LIBRARY))))
             owner = self.owner(c)
             moved = {
                 "zone": self.zone_c[Zone.LIBRARY],
-                "whose": z3.If(redirect, owner, a.player),
+                "whose": If(redirect, owner, a.player),
                 "controller": owner,
                 "face_down": self.false(),
             } | self._identity(s, c, self.on(Behaviour.NEW_OBJECT))
-            facts += [s2.field(f, c) == z3.If(chosen, moved[f], s.field(f, c)) for f in moved]
+            facts += [s2.field(f, c) == If(chosen, moved[f], s.field(f, c)) for f in moved]
         receiving = []
         for q in range(self.players):
-            receives = self.any_of(z3.And(moving[c], s2.whose[c] == self.player_c[q]) for c in range(len(self.slots)))
+            receives = self.any_of(And(moving[c], s2.whose[c] == self.player_c[q]) for c in range(len(self.slots)))
             receiving.append(receives)
-            members = [z3.And(s2.zone[c] == self.zone_c[Zone.LIBRARY], s2.whose[c] == self.player_c[q]) for c in range(len(self.slots))]
+            members = [And(s2.zone[c] == self.zone_c[Zone.LIBRARY], s2.whose[c] == self.player_c[q]) for c in range(len(self.slots))]
             facts += self._permutation(s2, members, receives)
         for c in range(len(self.slots)):
             shuffled = self.any_of(
-                z3.And(receiving[q], s2.zone[c] == self.zone_c[Zone.LIBRARY], s2.whose[c] == self.player_c[q])
+                And(receiving[q], s2.zone[c] == self.zone_c[Zone.LIBRARY], s2.whose[c] == self.player_c[q])
                 for q in range(self.players)
             )
-            facts.append(z3.Implies(z3.Not(shuffled), s2.pos[c] == s.pos[c]))
+            facts.append(Implies(Not(shuffled), s2.pos[c] == s.pos[c]))
         return self.all_of(facts)
 
     def _state_based_actions(self, t, s, s2, a) -> z3.BoolRef:
         ceases = self.on(Behaviour.TOKEN_CEASES)
         ceasing = [
-            z3.And(ceases, self.token_left_battlefield(s, c)) if slot.is_token else self.false()
+            And(ceases, self.token_left_battlefield(s, c)) if slot.is_token else self.false()
             for c, slot in enumerate(self.slots)
         ]
         facts, returning = self._commanders_to_command(s, a)
-        leaving = [z3.Or(ceasing[c], returning[c]) for c in range(len(self.slots))]
+        leaving = [Or(ceasing[c], returning[c]) for c in range(len(self.slots))]
         for c in range(len(self.slots)):
             owner = self.owner(c)
             gone = {"zone": self.zone_c[Zone.NOWHERE], "whose": owner, "controller": owner, "pos": self.int(0), "face_down": self.false()}
             below_leaving = self.count(
-                z3.And(leaving[d], self.same_pile(s, c, d), s.pos[d] < s.pos[c])
+                And(leaving[d], self.same_pile(s, c, d), s.pos[d] < s.pos[c])
                 for d in range(len(self.slots)) if d != c and (self.slots[d].is_token or self.slots[d].is_commander)
             )
             stays = self._current(s, c)
-            stays["pos"] = z3.If(self.zone_is(s.zone[c], ORDERED_ZONES), s.pos[c] - below_leaving, s.pos[c])
+            stays["pos"] = If(self.zone_is(s.zone[c], ORDERED_ZONES), s.pos[c] - below_leaving, s.pos[c])
             gone = stays | gone
             if self.slots[c].is_commander:
                 home = {
                     "zone": self.zone_c[Zone.COMMAND], "whose": owner, "controller": owner, "pos": self.int(0), "face_down": self.false(),
                 } | self._identity(s, c, self.on(Behaviour.NEW_OBJECT))
-                facts += [s2.field(f, c) == z3.If(returning[c], home[f], stays[f]) for f in FIELDS]
+                facts += [s2.field(f, c) == If(returning[c], home[f], stays[f]) for f in FIELDS]
                 continue
-            facts += [s2.field(f, c) == z3.If(ceasing[c], gone[f], stays[f]) for f in FIELDS]
+            facts += [s2.field(f, c) == If(ceasing[c], gone[f], stays[f]) for f in FIELDS]
         return self.all_of(facts)
 
     def _commanders_to_command(self, s: StateVars, a: StepVars) -> tuple[list, list]:
@@ -909,18 +910,18 @@ class Encoding:
             if not slot.is_commander:
                 returning.append(self.false())
                 continue
-            facts.append(z3.Implies(a.pick[c], z3.And(
+            facts.append(Implies(a.pick[c], And(
                 self.on(Behaviour.COMMANDER_RETURN_SBA),
                 self.zone_is(s.zone[c], (Zone.GRAVEYARD, Zone.EXILE)),
                 s.fresh[c],
-                z3.Not(self.on(Behaviour.ZONE_CLOSED, Zone.COMMAND)),
+                Not(self.on(Behaviour.ZONE_CLOSED, Zone.COMMAND)),
             )))
             returning.append(a.pick[c])
         return facts, returning
 
     def trans_without(self, t: int, rule_id: str) -> z3.BoolRef:
         """Step t's transition with one rule switched off, whatever the rule literals say."""
-        return z3.substitute(z3.And(self.trans(t)), (self.rule_literal[rule_id], self.false()))
+        return z3.substitute(And(self.trans(t)), (self.rule_literal[rule_id], self.false()))
 
     def visibility_without(self, t: int, rule_id: str) -> z3.BoolRef:
         """Some player sees the face of some object in state t with the rule in force and not
@@ -932,7 +933,7 @@ class Encoding:
                 seen = self.sees(t, p, c)
                 without = z3.substitute(seen, off)
                 if not without.eq(seen):
-                    differ.append(z3.Xor(seen, without))
+                    differ.append(Xor(seen, without))
         return self.any_of(differ)
 
     def no_outcome(self, t: int) -> z3.BoolRef:
@@ -949,9 +950,9 @@ class Encoding:
             for c in range(len(self.slots)):
                 effect = self.target(kind, t, s, a, c)
                 chosen_n = self.true() if kind is K.PUT_INTO_LIBRARY else a.n == 0
-                chosen_n = z3.And(chosen_n, z3.Not(a.to_command))  # the replacement is a choice; declining it is always possible
-                cases.append(z3.And(a.kind == self.kind_c[kind], a.card == self.slot_c[c], chosen_n, effect.event, z3.Not(effect.outcome)))
-        return z3.And(*self._canonical_fields(a), self.any_of(cases))
+                chosen_n = And(chosen_n, Not(a.to_command))  # the replacement is a choice; declining it is always possible
+                cases.append(And(a.kind == self.kind_c[kind], a.card == self.slot_c[c], chosen_n, effect.event, Not(effect.outcome)))
+        return And(*self._canonical_fields(a), self.any_of(cases))
 
     def state_is(self, t: int, state: GameState) -> list:
         """Facts fixing state t to a concrete state."""
@@ -1069,7 +1070,7 @@ class Encoding:
         """A pregame field of the player that `player_expr` names."""
         result = s.player(name, self.players - 1)
         for p in range(self.players - 1):
-            result = z3.If(player_expr == self.player_c[p], s.player(name, p), result)
+            result = If(player_expr == self.player_c[p], s.player(name, p), result)
         return result
 
     def _players_trans(self, t: int, s: StateVars, s2: StateVars, a: StepVars) -> list:
@@ -1078,18 +1079,18 @@ class Encoding:
         looked through must be shuffled before anything else happens (204.3)."""
         if self.pregame:
             pregame_kind = self.any_of(a.kind == self.kind_c[k] for k in PREGAME_ACTIONS if self.ruleset.allows(k))
-            untouched = self.all_of(z3.Not(s.player("drawn", p)) for p in range(self.players))
-            complete = self.all_of(z3.And(s.player("kept", p), s.player("owed", p) == 0) for p in range(self.players))
+            untouched = self.all_of(Not(s.player("drawn", p)) for p in range(self.players))
+            complete = self.all_of(And(s.player("kept", p), s.player("owed", p) == 0) for p in range(self.players))
             facts = [
-                z3.Implies(pregame_kind, z3.And(z3.Not(s.started), z3.Not(s2.started))),
-                z3.Implies(z3.Not(pregame_kind), z3.And(z3.Or(s.started, untouched, complete), s2.started)),
+                Implies(pregame_kind, And(Not(s.started), Not(s2.started))),
+                Implies(Not(pregame_kind), And(Or(s.started, untouched, complete), s2.started)),
             ]
         else:
             facts = [s2.started == s.started]
         if self.ruleset.allows(K.SEARCH_LIBRARY):
             shuffle_first = self.on(Behaviour.SHUFFLE_AFTER_SEARCH)
             facts += [
-                z3.Implies(z3.And(shuffle_first, s.player("searched", p)), z3.And(a.kind == self.kind_c[K.SHUFFLE], a.player == self.player_c[p]))
+                Implies(And(shuffle_first, s.player("searched", p)), And(a.kind == self.kind_c[K.SHUFFLE], a.player == self.player_c[p]))
                 for p in range(self.players)
             ]
         changes = {
@@ -1109,26 +1110,26 @@ class Encoding:
                 value = s.player(f, p)
                 for kind, change in changes.items():
                     if self.ruleset.allows(kind) and f in change(p):
-                        value = z3.If(z3.And(is_p, a.kind == self.kind_c[kind]), change(p)[f], value)
+                        value = If(And(is_p, a.kind == self.kind_c[kind]), change(p)[f], value)
                 facts.append(s2.player(f, p) == value)
         return facts
 
     def _free_mulligan(self, s: StateVars, p: int):
-        free = z3.And(self.on(Behaviour.MULLIGAN_FREE_FIRST), z3.Not(s.player("free_taken", p)))
+        free = And(self.on(Behaviour.MULLIGAN_FREE_FIRST), Not(s.player("free_taken", p)))
         return free if self.players > 2 else self.false()  # a multiplayer game begins with more than two players
 
     def _mulligan_players(self, t: int, s: StateVars, p: int) -> dict:
         free = self._free_mulligan(s, p)
-        counted = s.player("mulligans", p) + z3.If(free, self.int(0), self.int(1))
+        counted = s.player("mulligans", p) + If(free, self.int(0), self.int(1))
         return {
             "mulligans": counted,
-            "owed": z3.If(self.on(Behaviour.MULLIGAN_LONDON), counted, self.int(0)),
-            "free_taken": z3.Or(s.player("free_taken", p), free),
+            "owed": If(self.on(Behaviour.MULLIGAN_LONDON), counted, self.int(0)),
+            "free_taken": Or(s.player("free_taken", p), free),
         }
 
     def _declaring(self, s: StateVars, player) -> z3.BoolRef:
         """The player has an opening hand, has not kept it, and owes no card to the bottom."""
-        return z3.And(self.player_of(s, "drawn", player), z3.Not(self.player_of(s, "kept", player)), self.player_of(s, "owed", player) == 0)
+        return And(self.player_of(s, "drawn", player), Not(self.player_of(s, "kept", player)), self.player_of(s, "owed", player) == 0)
 
     def _unchanged(self, s: StateVars, s2: StateVars, c: int) -> list:
         return [s2.field(f, c) == s.field(f, c) for f in FIELDS]
@@ -1140,65 +1141,65 @@ class Encoding:
             return self.int(self.hand)
         modified = self.int(self.hand + self.scope.hand_modifier(self.players - 1))
         for p in range(self.players - 1):
-            modified = z3.If(player == self.player_c[p], self.int(self.hand + self.scope.hand_modifier(p)), modified)
-        return z3.If(self.on(Behaviour.HAND_MODIFIER), modified, self.int(self.hand))
+            modified = If(player == self.player_c[p], self.int(self.hand + self.scope.hand_modifier(p)), modified)
+        return If(self.on(Behaviour.HAND_MODIFIER), modified, self.int(self.hand))
 
     def _draw_hand(self, t, s, s2, a) -> z3.BoolRef:
         p = a.player
         library = self.size_of(t, Zone.LIBRARY, p)
         hand = self.starting_hand(p)
-        facts = [z3.Not(self.player_of(s, "drawn", p)), library >= hand]
+        facts = [Not(self.player_of(s, "drawn", p)), library >= hand]
         for c in range(len(self.slots)):
-            drawn = z3.And(s.zone[c] == self.zone_c[Zone.LIBRARY], s.whose[c] == p, s.pos[c] >= library - hand)
+            drawn = And(s.zone[c] == self.zone_c[Zone.LIBRARY], s.whose[c] == p, s.pos[c] >= library - hand)
             constraint, values = self._moved(t, s, a, c, Zone.HAND, p)
-            facts.append(z3.If(drawn, self._assign(s, s2, c, constraint, values), z3.And(self._unchanged(s, s2, c))))
+            facts.append(If(drawn, self._assign(s, s2, c, constraint, values), And(self._unchanged(s, s2, c))))
         return self.all_of(facts)
 
     def _mulligan(self, t, s, s2, a) -> z3.BoolRef:
         p = a.player
         hand_size = self.size_of(t, Zone.HAND, p)
-        free = z3.Or([z3.And(p == self.player_c[q], self._free_mulligan(s, q)) for q in range(self.players)])
-        one_fewer = z3.If(free, hand_size, hand_size - 1)
-        new_size = z3.If(
+        free = Or([And(p == self.player_c[q], self._free_mulligan(s, q)) for q in range(self.players)])
+        one_fewer = If(free, hand_size, hand_size - 1)
+        new_size = If(
             self.on(Behaviour.MULLIGAN_LONDON), self.starting_hand(p),
-            z3.If(self.on(Behaviour.MULLIGAN_ONE_FEWER), z3.If(one_fewer < 0, self.int(0), one_fewer), self.starting_hand(p)),
+            If(self.on(Behaviour.MULLIGAN_ONE_FEWER), If(one_fewer < 0, self.int(0), one_fewer), self.starting_hand(p)),
         )
-        facts = [self._declaring(s, p), z3.Implies(self.on(Behaviour.MULLIGAN_KEEP_ZERO), hand_size > 0)]
+        facts = [self._declaring(s, p), Implies(self.on(Behaviour.MULLIGAN_KEEP_ZERO), hand_size > 0)]
         facts += [
-            z3.Implies(hand_size > 0, z3.Not(self.on(Behaviour.ZONE_CLOSED, Zone.LIBRARY))),
-            z3.Implies(new_size > 0, z3.Not(self.on(Behaviour.ZONE_CLOSED, Zone.HAND))),
+            Implies(hand_size > 0, Not(self.on(Behaviour.ZONE_CLOSED, Zone.LIBRARY))),
+            Implies(new_size > 0, Not(self.on(Behaviour.ZONE_CLOSED, Zone.HAND))),
         ]
         renew = self.on(Behaviour.NEW_OBJECT)
         in_library_after = []
         to_hand = []
         for c in range(len(self.slots)):
-            in_hand = z3.And(s.zone[c] == self.zone_c[Zone.HAND], s.whose[c] == p)
-            member = z3.And(self.zone_is(s.zone[c], (Zone.HAND, Zone.LIBRARY)), s.whose[c] == p)
-            facts.append(a.pick[c] == z3.And(member, a.pick[c]))
+            in_hand = And(s.zone[c] == self.zone_c[Zone.HAND], s.whose[c] == p)
+            member = And(self.zone_is(s.zone[c], (Zone.HAND, Zone.LIBRARY)), s.whose[c] == p)
+            facts.append(a.pick[c] == And(member, a.pick[c]))
             drawn = a.pick[c]
             to_hand.append(drawn)
-            in_library_after.append(z3.And(member, z3.Not(drawn)))
-            changes = z3.If(in_hand, self.int(1), self.int(0)) + z3.If(drawn, self.int(1), self.int(0))
-            wiped = z3.And(renew, changes > 0)
+            in_library_after.append(And(member, Not(drawn)))
+            changes = If(in_hand, self.int(1), self.int(0)) + If(drawn, self.int(1), self.int(0))
+            wiped = And(renew, changes > 0)
             values = {
-                "zone": z3.If(drawn, self.zone_c[Zone.HAND], self.zone_c[Zone.LIBRARY]),
+                "zone": If(drawn, self.zone_c[Zone.HAND], self.zone_c[Zone.LIBRARY]),
                 "whose": p,
                 "controller": self.owner(c),
                 "face_down": self.false(),
-                "gen": z3.If(renew, s.gen[c] + changes, s.gen[c]),
-                "counters": z3.If(wiped, self.int(0), s.counters[c]),
-                "tapped": z3.And(z3.Not(wiped), s.tapped[c]),
-                "attached": z3.And(z3.Not(wiped), s.attached[c]),
-                "effect": z3.And(z3.Not(wiped), s.effect[c]),
+                "gen": If(renew, s.gen[c] + changes, s.gen[c]),
+                "counters": If(wiped, self.int(0), s.counters[c]),
+                "tapped": And(Not(wiped), s.tapped[c]),
+                "attached": And(Not(wiped), s.attached[c]),
+                "effect": And(Not(wiped), s.effect[c]),
             }
-            moved = z3.And(*[s2.field(f, c) == values[f] for f in values], z3.Implies(drawn, s2.pos[c] == 0))
-            facts.append(z3.If(member, moved, z3.And(self._unchanged(s, s2, c))))
+            moved = And(*[s2.field(f, c) == values[f] for f in values], Implies(drawn, s2.pos[c] == 0))
+            facts.append(If(member, moved, And(self._unchanged(s, s2, c))))
         facts.append(self.count(to_hand) == new_size)
         facts += self._permutation(s2, in_library_after, self.true())
         if not self.in_file(Behaviour.MULLIGAN_PARTIAL_PARIS):  # keep the formula small where it cannot apply
             return self.all_of(facts)
-        partial = z3.And(self.on(Behaviour.MULLIGAN_PARTIAL_PARIS), z3.Not(self.on(Behaviour.MULLIGAN_LONDON)))
-        return z3.If(partial, self._partial_paris(t, s, s2, a, free), self.all_of(facts))
+        partial = And(self.on(Behaviour.MULLIGAN_PARTIAL_PARIS), Not(self.on(Behaviour.MULLIGAN_LONDON)))
+        return If(partial, self._partial_paris(t, s, s2, a, free), self.all_of(facts))
 
     def _partial_paris(self, t, s, s2, a, free) -> z3.BoolRef:
         """903.8: the hand cards not picked are exiled face down; the top cards of the library, one
@@ -1207,25 +1208,25 @@ class Encoding:
         hand_size = self.size_of(t, Zone.HAND, p)
         library = self.size_of(t, Zone.LIBRARY, p)
         renew = self.on(Behaviour.NEW_OBJECT)
-        facts = [self._declaring(s, p), z3.Implies(self.on(Behaviour.MULLIGAN_KEEP_ZERO), hand_size > 0)]
-        in_hand = [z3.And(s.zone[c] == self.zone_c[Zone.HAND], s.whose[c] == p) for c in range(len(self.slots))]
-        in_library = [z3.And(s.zone[c] == self.zone_c[Zone.LIBRARY], s.whose[c] == p) for c in range(len(self.slots))]
-        set_aside = [z3.And(in_hand[c], z3.Not(a.pick[c])) for c in range(len(self.slots))]
-        count = self.count(set_aside) - z3.If(free, self.int(0), self.int(1))
+        facts = [self._declaring(s, p), Implies(self.on(Behaviour.MULLIGAN_KEEP_ZERO), hand_size > 0)]
+        in_hand = [And(s.zone[c] == self.zone_c[Zone.HAND], s.whose[c] == p) for c in range(len(self.slots))]
+        in_library = [And(s.zone[c] == self.zone_c[Zone.LIBRARY], s.whose[c] == p) for c in range(len(self.slots))]
+        set_aside = [And(in_hand[c], Not(a.pick[c])) for c in range(len(self.slots))]
+        count = self.count(set_aside) - If(free, self.int(0), self.int(1))
         facts += [self.count(set_aside) >= 1, count <= library]
-        facts += [z3.Implies(self.any_of(set_aside), z3.Not(self.on(Behaviour.ZONE_CLOSED, Zone.EXILE))),
-                  z3.Implies(count > 0, z3.Not(self.on(Behaviour.ZONE_CLOSED, Zone.HAND)))]
+        facts += [Implies(self.any_of(set_aside), Not(self.on(Behaviour.ZONE_CLOSED, Zone.EXILE))),
+                  Implies(count > 0, Not(self.on(Behaviour.ZONE_CLOSED, Zone.HAND)))]
         for c in range(len(self.slots)):
-            drawn = z3.And(in_library[c], s.pos[c] >= library - count)
-            facts.append(a.pick[c] == z3.Or(z3.And(in_hand[c], a.pick[c]), drawn))
+            drawn = And(in_library[c], s.pos[c] >= library - count)
+            facts.append(a.pick[c] == Or(And(in_hand[c], a.pick[c]), drawn))
             constraint, values = self._moved(t, s, a, c, Zone.HAND, p)
             exiled = {
                 "zone": self.zone_c[Zone.EXILE], "whose": self.owner(c), "controller": self.owner(c), "pos": self.int(0),
                 "face_down": self.true(),
             } | self._identity(s, c, renew)
-            facts.append(z3.If(
+            facts.append(If(
                 drawn, self._assign(s, s2, c, constraint, values),
-                z3.If(set_aside[c], self._assign(s, s2, c, self.true(), exiled), z3.And(self._unchanged(s, s2, c))),
+                If(set_aside[c], self._assign(s, s2, c, self.true(), exiled), And(self._unchanged(s, s2, c))),
             ))
         return self.all_of(facts)
 
@@ -1236,24 +1237,24 @@ class Encoding:
         if not self.in_file(Behaviour.MULLIGAN_RETURN_SET_ASIDE):  # nothing comes back: every object stays
             return self.all_of(facts + [f for c in range(len(self.slots)) for f in self._unchanged(s, s2, c)])
         returning = [
-            z3.And(self.on(Behaviour.MULLIGAN_RETURN_SET_ASIDE), s.zone[c] == self.zone_c[Zone.EXILE], s.face_down[c], self.owner(c) == p)
+            And(self.on(Behaviour.MULLIGAN_RETURN_SET_ASIDE), s.zone[c] == self.zone_c[Zone.EXILE], s.face_down[c], self.owner(c) == p)
             for c in range(len(self.slots))
         ]
         shuffled = self.any_of(returning)
-        facts.append(z3.Implies(shuffled, z3.Not(self.on(Behaviour.ZONE_CLOSED, Zone.LIBRARY))))
+        facts.append(Implies(shuffled, Not(self.on(Behaviour.ZONE_CLOSED, Zone.LIBRARY))))
         renew = self.on(Behaviour.NEW_OBJECT)
         members = []
         for c in range(len(self.slots)):
-            in_library = z3.And(s.zone[c] == self.zone_c[Zone.LIBRARY], s.whose[c] == p)
-            members.append(z3.And(shuffled, z3.Or(in_library, returning[c])))
+            in_library = And(s.zone[c] == self.zone_c[Zone.LIBRARY], s.whose[c] == p)
+            members.append(And(shuffled, Or(in_library, returning[c])))
             back = {
                 "zone": self.zone_c[Zone.LIBRARY], "whose": p, "controller": p, "face_down": self.false(),
             } | self._identity(s, c, renew)
-            facts.append(z3.If(
-                returning[c], z3.And(*[s2.field(f, c) == back[f] for f in back]),
-                z3.And(*[s2.field(f, c) == s.field(f, c) for f in FIELDS if f != "pos"]),
+            facts.append(If(
+                returning[c], And(*[s2.field(f, c) == back[f] for f in back]),
+                And(*[s2.field(f, c) == s.field(f, c) for f in FIELDS if f != "pos"]),
             ))
-            facts.append(z3.Implies(z3.Not(members[c]), s2.pos[c] == s.pos[c]))
+            facts.append(Implies(Not(members[c]), s2.pos[c] == s.pos[c]))
         facts += self._permutation(s2, members, shuffled)
         return self.all_of(facts)
 
@@ -1263,23 +1264,23 @@ class Encoding:
         if not self.pregame:
             return self.false()
         s = self.state(t)
-        return z3.And(
+        return And(
             self.on(Behaviour.MULLIGAN_LOOK),
-            z3.Not(s.started),
+            Not(s.started),
             self.all_of(s.player("kept", q) for q in range(self.players)),
-            z3.Not(self.player_of(s, "looked", player)),
-            z3.Implies(self.on(Behaviour.MULLIGAN_LOOK_SMALLER), self.size_of(t, Zone.HAND, player) < self.starting_hand(player)),
-            z3.Implies(self.on(Behaviour.OPENING_HAND_AFTER_LOOK), self.size(t, Zone.BATTLEFIELD, None) == 0),
+            Not(self.player_of(s, "looked", player)),
+            Implies(self.on(Behaviour.MULLIGAN_LOOK_SMALLER), self.size_of(t, Zone.HAND, player) < self.starting_hand(player)),
+            Implies(self.on(Behaviour.OPENING_HAND_AFTER_LOOK), self.size(t, Zone.BATTLEFIELD, None) == 0),
         )
 
     def _opening_hand_ready(self, t: int, s: StateVars) -> z3.BoolRef:
         """103.6: opening-hand actions come once every player has kept; under the new text of 2015
         once no player may still look (interpreter: do_opening_hand_action)."""
         waiting = self.any_of(self.may_look(t, self.player_c[q]) for q in range(self.players))
-        return z3.And(
+        return And(
             self.on(Behaviour.OPENING_HAND_ACTIONS),
             self.all_of(s.player("kept", q) for q in range(self.players)),
-            z3.Implies(self.on(Behaviour.OPENING_HAND_AFTER_LOOK), z3.Not(waiting)),
+            Implies(self.on(Behaviour.OPENING_HAND_AFTER_LOOK), Not(waiting)),
         )
 
     def _post_mulligan_look(self, t, s, s2, a) -> z3.BoolRef:
@@ -1289,11 +1290,11 @@ class Encoding:
         to_bottom = a.n == 0
         for c in range(len(self.slots)):
             is_c = a.card == self.slot_c[c]
-            in_library = z3.And(s.zone[c] == self.zone_c[Zone.LIBRARY], s.whose[c] == p)
-            facts.append(z3.Implies(is_c, z3.And(in_library, s.pos[c] == library - 1)))
-            new_pos = z3.If(
-                z3.And(to_bottom, is_c), self.int(0),
-                z3.If(z3.And(to_bottom, in_library), s.pos[c] + 1, s.pos[c]),
+            in_library = And(s.zone[c] == self.zone_c[Zone.LIBRARY], s.whose[c] == p)
+            facts.append(Implies(is_c, And(in_library, s.pos[c] == library - 1)))
+            new_pos = If(
+                And(to_bottom, is_c), self.int(0),
+                If(And(to_bottom, in_library), s.pos[c] + 1, s.pos[c]),
             )
             facts += [s2.field(f, c) == s.field(f, c) for f in FIELDS if f != "pos"]
             facts.append(s2.pos[c] == new_pos)
@@ -1363,10 +1364,10 @@ class SymbolicBackend:
         return self.e.any_of(xs)
 
     def not_(self, x):
-        return z3.Not(x)
+        return Not(x)
 
     def implies(self, a, b):
-        return z3.Implies(a, b)
+        return Implies(a, b)
 
     def iff(self, a, b):
         return a == b

@@ -22,6 +22,7 @@ from .replay import execute
 from .report import changes, describe_action
 from .ruleset import RuleSet
 from .solver import Answer, check, new_solver
+from .terms import And, Not, Xor
 from .trace import Trace
 
 
@@ -306,7 +307,7 @@ def _rule_finding(prober: _Prober, rule_id: str) -> RuleFinding:
         view = prober.least(lambda k: prober.unrolling.reached(k, e.visibility_without(k, rule_id)), 0, scope.depth)
         if view.found is not None:
             return _confirm_view_change(e, *view.found, ruleset, rule_id, scope)
-    search = prober.ascending(prober.before_step(lambda k: z3.Xor(z3.And(e.trans(k)), e.trans_without(k, rule_id))), 0, scope.depth - 1)
+    search = prober.ascending(prober.before_step(lambda k: Xor(And(e.trans(k)), e.trans_without(k, rule_id))), 0, scope.depth - 1)
     if search.found is None:
         if search.unknown:
             return RuleFinding(rule_id, Status.UNKNOWN, f"{search.unknown}: no answer whether removing it changes a step")
@@ -413,7 +414,7 @@ def _minimal_core(solver: z3.Solver, literals: dict[str, z3.BoolRef], timeout: f
 def _rule_solver(e, ruleset: RuleSet, seed: int) -> tuple[z3.Solver, dict[str, z3.BoolRef]]:
     """A solver in which the removed rules are off and the rules in force are left to assumptions."""
     solver = new_solver(e.ctx, seed)
-    solver.add([z3.Not(e.rule_literal[r]) for r in ruleset.removed])
+    solver.add([Not(e.rule_literal[r]) for r in ruleset.removed])
     return solver, {r.id: e.rule_literal[r.id] for r in ruleset.in_force}
 
 

@@ -1,0 +1,77 @@
+"""The Boolean connectives and if-then-else over z3 terms, built through Z3's C API.
+
+They build exactly the terms z3py's `And`, `Or`, `Not`, `Implies`, `Xor` and `If` build, without
+the sort checks and coercions z3py makes on every call (several times the cost of the term itself,
+and most of the cost of building an unrolling). Arguments that are not all z3 terms of the right
+kind (a Python bool or int, a probe) go to z3py unchanged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import z3
+from z3 import z3core
+
+
+def _arguments(args: tuple) -> tuple | list:
+    if len(args) == 1 and not isinstance(args[0], z3.ExprRef):
+        return args[0] if isinstance(args[0], (list, tuple)) else list(args[0])
+    return args
+
+
+def _all_bool(args: Iterable) -> bool:
+    return all(type(a) is z3.BoolRef for a in args)
+
+
+def _nary(make, fallback, args: tuple) -> z3.BoolRef:
+    args = _arguments(args)
+    if not args or not _all_bool(args):
+        return fallback(*args)
+    ctx = args[0].ctx
+    array = (z3core.Ast * len(args))(*[a.ast for a in args])
+    return z3.BoolRef(make(ctx.ref(), len(args), array), ctx)
+
+
+def And(*args) -> z3.BoolRef:
+    return _nary(z3core.Z3_mk_and, z3.And, args)
+
+
+def Or(*args) -> z3.BoolRef:
+    return _nary(z3core.Z3_mk_or, z3.Or, args)
+
+
+def Not(a) -> z3.BoolRef:
+    if type(a) is not z3.BoolRef:
+        return z3.Not(a)
+    return z3.BoolRef(z3core.Z3_mk_not(a.ctx.ref(), a.ast), a.ctx)
+
+
+def _binary(make, fallback, a, b) -> z3.BoolRef:
+    if type(a) is not z3.BoolRef or type(b) is not z3.BoolRef:
+        return fallback(a, b)
+    return z3.BoolRef(make(a.ctx.ref(), a.ast, b.ast), a.ctx)
+
+
+def Implies(a, b) -> z3.BoolRef:
+    return _binary(z3core.Z3_mk_implies, z3.Implies, a, b)
+
+
+def Xor(a, b) -> z3.BoolRef:
+    return _binary(z3core.Z3_mk_xor, z3.Xor, a, b)
+
+
+def If(condition, then, otherwise):
+    """Bit-vector or Boolean if-then-else; both branches must have one sort (as for z3py, which
+    raises otherwise)."""
+    if type(condition) is not z3.BoolRef:
+        return z3.If(condition, then, otherwise)
+    if isinstance(then, z3.BitVecRef) and isinstance(otherwise, z3.BitVecRef):
+        wrap = z3.BitVecRef
+    elif type(then) is z3.BoolRef and type(otherwise) is z3.BoolRef:
+        wrap = z3.BoolRef
+    else:
+        return z3.If(condition, then, otherwise)
+    ctx = condition.ctx
+    return wrap(z3core.Z3_mk_ite(ctx.ref(), condition.ast, then.ast, otherwise.ast), ctx)
+
