@@ -96,3 +96,18 @@ def test_coverage_matrix_of_mtg_current(run, golden):
     code, out, _ = run("coverage", "mtg-current", "--cards", "2", "--depth", "2")
     golden("coverage-mtg-current-2x2-depth2.txt", normalise(out))
     assert code == 1  # at this small scope some modelled rules go unnoticed for no declared reason
+
+
+def test_the_witness_of_a_property_is_that_of_a_trigger_that_fires(run, tmp_path):
+    (tmp_path / "two.zp").write_text(
+        'property two-triggers {\n  cites 400.3\n  means "the first trigger cannot fire, the second fires on the first draw"\n'
+        "  step forall c: card. (zone(c) == hand and zone(c) == exile -> zone'(c) == hand)\n"
+        "    and (action.kind == draw and action.card == c -> zone'(c) == hand)\n}\n",
+        encoding="utf-8",
+    )
+    code, out, _ = run("lint", "mtg-current", "--properties", "two.zp", "-p", "two-triggers", "--depth", "1", "--witness")
+    assert "note      two-triggers: trigger 1 of 2 is vacuous within 1 steps" in out
+    (line,) = [x for x in out.splitlines() if "witness   two-triggers" in x]
+    assert "fires at step 1, trace written to" in line
+    path = line.rsplit(" ", 1)[-1]
+    assert run("replay", path)[0] == 0

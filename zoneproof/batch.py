@@ -1,8 +1,8 @@
-"""Checks and lint of several rule sets, one rule set per worker process.
+"""Checks and lint of several rule sets in worker processes.
 
-Each rule set is checked (and linted) on its own, so rule sets can run in parallel; the results
-come back in the order the rule sets were given, whatever the number of workers, so the output
-does not depend on it.
+A rule set's checks and its lint are independent of each other and of other rule sets, so they run
+in parallel; the results come back in the order the rule sets were given, whatever the number of
+workers, so the output does not depend on it.
 """
 
 from __future__ import annotations
@@ -25,27 +25,33 @@ def available_cores() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
-def check_and_lint(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int, timeout: float,
-                   with_lint: bool) -> tuple[list[CheckResult], LintReport | None]:
-    """One rule set's checks and, with `with_lint`, its lint report; a property that holds but
-    whose trigger lint finds never fires is reported as vacuous."""
-    checked = check_properties(ruleset, props, scope, seed=seed, timeout=timeout)
-    if not with_lint:
-        return checked, None
-    report = lint(ruleset, props, scope, seed=seed, timeout=timeout)
+def with_vacuity(checked: list[CheckResult], report: LintReport) -> list[CheckResult]:
+    """A property that holds but whose trigger lint finds never fires is reported as vacuous."""
     vacuous = set(report.vacuous)
-    return [replace(r, verdict=Verdict.VACUOUS) if r.verdict is Verdict.HOLDS and r.prop.id in vacuous else r for r in checked], report
+    return [replace(r, verdict=Verdict.VACUOUS) if r.verdict is Verdict.HOLDS and r.prop.id in vacuous else r for r in checked]
 
 
 def check_rulesets(rulesets: list[RuleSet], props: list[Property], scope: Scope, seed: int, timeout: float,
                    with_lint: bool, jobs: int) -> Iterator[tuple[list[CheckResult], LintReport | None]]:
-    """check_and_lint of each rule set, in the given order, with up to `jobs` worker processes
-    (1: in this process, each result as soon as it is ready)."""
-    work = partial(check_and_lint, props=props, scope=scope, seed=seed, timeout=timeout, with_lint=with_lint)
-    jobs = max(1, min(jobs, len(rulesets)))
-    if jobs == 1:
-        yield from map(work, rulesets)
+    """The checks of each rule set and, with `with_lint`, its lint report, in the given order.
+    With more than one job, each rule set's checks and its lint are separate tasks for up to
+    `jobs` worker processes (1: in this process, each result as soon as it is ready)."""
+    check = partial(check_properties, props=props, scope=scope, seed=seed, timeout=timeout)
+    linted = partial(lint, props=props, scope=scope, seed=seed, timeout=timeout)
+    if jobs <= 1 or len(rulesets) * (1 + with_lint) == 1:
+        for ruleset in rulesets:
+            checked = check(ruleset)
+            if not with_lint:
+                yield checked, None
+                continue
+            report = linted(ruleset)
+            yield with_vacuity(checked, report), report
         return
     # Fresh interpreters rather than forks: Z3 keeps native state that a fork would share.
     with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
-        yield from pool.map(work, rulesets)
+        tasks = [(pool.submit(check, ruleset), pool.submit(linted, ruleset) if with_lint else None) for ruleset in rulesets]
+        for checked, report in tasks:
+            if report is None:
+                yield checked.result(), None
+            else:
+                yield with_vacuity(checked.result(), report.result()), report.result()

@@ -21,7 +21,7 @@ from .model import Scope
 from .properties import Property, PropertyKind
 from .replay import execute, first_violation, witnesses
 from .ruleset import Expectation, RuleSet
-from .solver import Answer, SolverResult, check, new_solver
+from .solver import Answer, SolverResult, check, new_solver, one_shot_solver
 from .terms import And, Implies, Not, Or
 from .trace import Trace
 
@@ -127,7 +127,7 @@ class Unrolling:
             flag = z3.Bool(f"goal#{self._goals}", self.encoding.ctx)
             solver.add(Implies(flag, goal))
             return check(solver, [flag, *assumptions], timeout_ms)
-        solver = new_solver(self.encoding.ctx, seed)
+        solver = one_shot_solver(self.encoding.ctx, seed)
         solver.add(self.facts)
         solver.add(self.steps[:bound] if bound < self.depth else self.steps)
         solver.add(goal)
@@ -214,7 +214,7 @@ def _prove_together(unrolling: Unrolling, ruleset: RuleSet, props: list[Property
     pending = list(props)
     while pending:
         goal_at = partial(_any_violation, unrolling, tuple(pending))
-        first = min(_first_step(p) for p in pending)
+        first = min(first_step(p) for p in pending)
         answer = unrolling.query(goal_at, first, scope.depth, seed, (started + timeout - time.monotonic()) * 1000)
         if answer.answer is Answer.UNKNOWN:
             return {}
@@ -237,17 +237,17 @@ def _check_alone(ruleset: RuleSet, prop: Property, scope: Scope, seed: int, time
     return _check_one(unrolling, ruleset, prop, scope, seed, timeout, time.monotonic() - started)
 
 
-def _first_step(prop: Property) -> int:
+def first_step(prop: Property) -> int:
     """The first state (always) or step (step properties) a property speaks of."""
     return 0 if prop.kind is PropertyKind.ALWAYS else 1
 
 
 def _any_violation(unrolling: Unrolling, props: tuple[Property, ...], k: int):
-    return Or([unrolling.violation(p, k) for p in props if k >= _first_step(p)])
+    return Or([unrolling.violation(p, k) for p in props if k >= first_step(p)])
 
 
 def _violated_in(model, unrolling: Unrolling, prop: Property, depth: int) -> bool:
-    return any(z3.is_true(model.eval(unrolling.violation(prop, k), model_completion=True)) for k in range(_first_step(prop), depth + 1))
+    return any(z3.is_true(model.eval(unrolling.violation(prop, k), model_completion=True)) for k in range(first_step(prop), depth + 1))
 
 
 def check_removals(ruleset: RuleSet, rule_ids: list[str], props: list[Property], scope: Scope, seed: int = 0,
@@ -276,7 +276,7 @@ def _check_one(unrolling: Unrolling, ruleset, prop, scope, seed, timeout, setup,
     def result(verdict: Verdict, depth: int, trace: Trace | None = None, reason: str = "", found: tuple[str, ...] = ()) -> CheckResult:
         return CheckResult(ruleset, prop, verdict, depth, elapsed(), trace, reason, found)
 
-    search = unrolling.shortest(lambda k: unrolling.violation(prop, k), _first_step(prop), scope.depth, seed, started + timeout, solver, assumptions)
+    search = unrolling.shortest(lambda k: unrolling.violation(prop, k), first_step(prop), scope.depth, seed, started + timeout, solver, assumptions)
     if search.found is None:
         if search.unknown:
             return result(Verdict.UNKNOWN, scope.depth, reason=f"{search.unknown} (no violation up to depth {scope.depth} could be ruled out)")

@@ -179,7 +179,7 @@ def _write_counterexample(r: CheckResult, directory: Path, emit: tuple[str, ...]
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True, help="text, or json: one object per check, one per line.")
 @click.option("--emit", multiple=True, type=click.Choice(["itf", "scenario"]), default=("itf",), show_default=True, help="What to write for each counterexample: an ITF trace, a scenario file for `zoneproof run`, or both (repeat the option).")
 @click.option("--no-lint", is_flag=True, help="Skip lint (dead actions and rules, vacuous properties, conflicts; see `zoneproof lint`).")
-@click.option("--jobs", "-j", default=0, show_default=True, type=click.IntRange(min=0), help="Rule sets checked at once, each in its own process; 0: one per core. The output is the same for any value.")
+@click.option("--jobs", "-j", default=0, show_default=True, type=click.IntRange(min=0), help="Worker processes: each rule set's checks and its lint are separate tasks; 0: one per core. The output is the same for any value.")
 def check(rulesets, without, property_ids, properties, players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size, seed, timeout, out_dir, output_format, emit, no_lint, jobs) -> int:
     """Check RULESETS (names or .toml paths; default: every built-in rule set) against the properties.
 

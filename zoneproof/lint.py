@@ -14,7 +14,7 @@ from enum import Enum
 
 import z3
 
-from .check import CheckResult, Unrolling, Verdict, counterexample
+from .check import CheckResult, Unrolling, Verdict, counterexample, first_step
 from .interpreter import IllegalAction, World, apply, sees
 from .model import PLAYER_NAMES, Action, ActionKind, Behaviour, GameState, Scope
 from .properties import BinOp, Expr, Property, PropertyKind, Quant, expr_text, parse_properties
@@ -72,8 +72,13 @@ class PropertyFinding:
     known: str = ""  # VACUOUS: why the rule set file expects it (`[[expect]]` verdict "vacuous")
 
     @property
+    def fired(self) -> Trigger | None:
+        """The first trigger that fires with a witness trace."""
+        return next((t for t in self.triggers if t.witness is not None), None)
+
+    @property
     def witness(self) -> Trace | None:
-        return next((t.witness for t in self.triggers if t.witness is not None), None)
+        return self.fired.witness if self.fired is not None else None
 
 
 @dataclass(frozen=True)
@@ -130,7 +135,7 @@ def lint(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int = 0, t
     every_probe = list(action_probes.values()) + [q for probes in trigger_probes.values() for q in probes]
     prober = _Prober(Unrolling(ruleset, scope, every_probe + list(props)), ruleset, scope, seed, timeout)
     actions = tuple(_action_finding(kind, prober.probe(probe)) for kind, probe in action_probes.items())
-    properties = tuple(_property_finding(p, trigger_probes[p.id], prober) for p in props)
+    properties = tuple(_property_finding(p, [prober.probe(probe) for probe in trigger_probes[p.id]]) for p in props)
     rules = tuple(_rule_finding(prober, rule.id) for rule in ruleset.in_force)
     conflicts = tuple(c for c in [event_conflict(prober)] if c is not None)
     return LintReport(
@@ -178,17 +183,18 @@ class _Prober:
     def probe(self, prop: Property) -> CheckResult:
         """Check a probe property: violated (with a trace that replays) means what it denies happens."""
         started = time.monotonic()
-        first = 0 if prop.kind is PropertyKind.ALWAYS else 1
-        search = self.least(lambda k: self.unrolling.violation(prop, k), first, self.scope.depth)
-        seconds = lambda: time.monotonic() - started  # noqa: E731
+        search = self.least(lambda k: self.unrolling.violation(prop, k), first_step(prop), self.scope.depth)
         if search.found is None:
             verdict = Verdict.UNKNOWN if search.unknown else Verdict.HOLDS
-            return CheckResult(self.ruleset, prop, verdict, self.scope.depth, seconds(), reason=search.unknown)
-        k, model = search.found
+            return CheckResult(self.ruleset, prop, verdict, self.scope.depth, time.monotonic() - started, reason=search.unknown)
+        return self._witnessed(prop, *search.found, started)
+
+    def _witnessed(self, prop: Property, k: int, model, started: float) -> CheckResult:
+        """VIOLATED at step k with the model's run as its trace, once the run replays."""
         trace, problem = counterexample(self.encoding, model, k, self.ruleset, prop, self.scope, self.seed)
         if problem:
-            return CheckResult(self.ruleset, prop, Verdict.ERROR, k, seconds(), reason=problem)
-        return CheckResult(self.ruleset, prop, Verdict.VIOLATED, k, seconds(), trace)
+            return CheckResult(self.ruleset, prop, Verdict.ERROR, k, time.monotonic() - started, reason=problem)
+        return CheckResult(self.ruleset, prop, Verdict.VIOLATED, k, time.monotonic() - started, trace)
 
 
 # ---------------------------------------------------------------- dead actions
@@ -261,14 +267,11 @@ def _trigger_probe(prop: Property, probe_id: str, conditions: list[str]) -> Prop
 
 
 def _trigger_probes(prop: Property, found: tuple[list, bool]) -> list[Property]:
-    """One probe for any trigger firing; with several triggers, one more for each."""
+    """One probe for each trigger."""
     texts = [_condition_text(binders, conditions) for binders, conditions in found[0]]
-    if not texts:
-        return []
-    probes = [_trigger_probe(prop, f"{prop.id}--trigger", texts)]
-    if len(texts) > 1:
-        probes += [_trigger_probe(prop, f"{prop.id}--trigger-{i}", [t]) for i, t in enumerate(texts, start=1)]
-    return probes
+    if len(texts) == 1:
+        return [_trigger_probe(prop, f"{prop.id}--trigger", texts)]
+    return [_trigger_probe(prop, f"{prop.id}--trigger-{i}", [t]) for i, t in enumerate(texts, start=1)]
 
 
 def _trigger(text: str, result: CheckResult) -> Trigger:
@@ -279,18 +282,23 @@ def _trigger(text: str, result: CheckResult) -> Trigger:
     return Trigger(text, Status(result.verdict.value), 0)
 
 
-def _property_finding(prop: Property, probes: list[Property], prober: _Prober) -> PropertyFinding:
+def _property_finding(prop: Property, results: list[CheckResult]) -> PropertyFinding:
+    """The finding of a property from the results of its trigger probes (`_trigger_probes`)."""
     triggers, unconditional = _triggers(prop)
     texts = [_condition_text(b, c) for b, c in triggers]
     if not texts:
         return PropertyFinding(prop, Status.UNCONDITIONAL, ())
-    any_fires = prober.probe(probes[0])
-    whole = _trigger(" or ".join(texts), any_fires)
-    each = (whole,)
-    if len(texts) > 1:
-        each = tuple(_trigger(t, prober.probe(probe)) for t, probe in zip(texts, probes[1:]))
-    status = Status.UNCONDITIONAL if unconditional else whole.status
-    return PropertyFinding(prop, status, each, any_fires.reason)
+    each = tuple(_trigger(t, result) for t, result in zip(texts, results))
+    status = Status.UNCONDITIONAL if unconditional else _any_fires(each)
+    reason = next((r.reason for r in results if r.verdict in (Verdict.UNKNOWN, Verdict.ERROR)), "")
+    return PropertyFinding(prop, status, each, "" if status is Status.TRIGGERED else reason)
+
+
+def _any_fires(triggers: tuple[Trigger, ...]) -> Status:
+    """Whether some trigger fires: TRIGGERED when one does; else ERROR or UNKNOWN when a trigger's
+    probe went wrong or had no answer; VACUOUS when none can fire."""
+    statuses = {t.status for t in triggers}
+    return next(s for s in (Status.TRIGGERED, Status.ERROR, Status.UNKNOWN, Status.VACUOUS) if s in statuses)
 
 
 # ---------------------------------------------------------------- dead rules

@@ -389,7 +389,7 @@ def format_lint(report, written: dict) -> list[str]:
                 if t.status.value != "triggered":
                     lines.append(f"    note      {f.prop.id}: trigger {number} of {len(f.triggers)} is {t.status.value} within {report.scope.depth} steps: {t.text}")
         if ("witness", f.prop.id) in written:
-            lines.append(f"    witness   {f.prop.id}: fires at step {f.triggers[0].step}, trace written to {written[('witness', f.prop.id)]}")
+            lines.append(f"    witness   {f.prop.id}: fires at step {f.fired.step}, trace written to {written[('witness', f.prop.id)]}")
     for gap in report.ruleset.gaps:
         lines.append(f"    gap       {gap.name}: left out of the search for conflicts (known: {gap.reason})")
     if not report.conflicts:
