@@ -111,3 +111,13 @@ def test_the_witness_of_a_property_is_that_of_a_trigger_that_fires(run, tmp_path
     assert "fires at step 1, trace written to" in line
     path = line.rsplit(" ", 1)[-1]
     assert run("replay", path)[0] == 0
+
+
+def test_findings_the_file_declares_are_still_searched_for_when_the_scope_grows(run):
+    # 400.7a is declared dead and stack-lifo vacuous at the default depth 3; both come alive at depth 4
+    code, (report,), _ = lint_json(run, "mtg-current", "--depth", "4", "-p", "owner-zones", "-p", "stack-lifo")
+    rules = {r["rule"]: r["status"] for r in report["rules"]}
+    assert rules["400.7a"] == "live" and rules["405.5"] == "dead"
+    statuses = {p["property"]: p["status"] for p in report["properties"]}
+    assert statuses == {"owner-zones": "triggered", "stack-lifo": "triggered"}
+    assert code == 0 and report["problems"] == 0

@@ -22,7 +22,7 @@ from .replay import execute
 from .report import changes, describe_action
 from .ruleset import RuleSet
 from .solver import Answer, check, new_solver
-from .terms import And, Not, Xor
+from .terms import And, Not, Or, Xor
 from .trace import Trace
 
 
@@ -134,9 +134,16 @@ def lint(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int = 0, t
     trigger_probes = {p.id: _trigger_probes(p, _triggers(p)) for p in props}
     every_probe = list(action_probes.values()) + [q for probes in trigger_probes.values() for q in probes]
     prober = _Prober(Unrolling(ruleset, scope, every_probe + list(props)), ruleset, scope, seed, timeout)
-    actions = tuple(_action_finding(kind, prober.probe(probe)) for kind, probe in action_probes.items())
-    properties = tuple(_property_finding(p, [prober.probe(probe) for probe in trigger_probes[p.id]]) for p in props)
-    rules = tuple(_rule_finding(prober, rule.id) for rule in ruleset.in_force)
+    # What the file declares silent (dead actions, vacuous properties) is proved so together first.
+    silent = prober.never_violated(
+        [probe for kind, probe in action_probes.items() if ruleset.dead_reason("action", kind.value)]
+        + [probe for p in props if _vacuity_expected(ruleset, p.id) for probe in trigger_probes[p.id]]
+    )
+    probe = lambda q: silent.get(id(q)) or prober.probe(q)  # noqa: E731
+    actions = tuple(_action_finding(kind, probe(q)) for kind, q in action_probes.items())
+    properties = tuple(_property_finding(p, [probe(q) for q in trigger_probes[p.id]]) for p in props)
+    unchanged = _unchanging_rules(prober, [r.id for r in ruleset.in_force if ruleset.dead_reason("rule", r.id)])
+    rules = tuple(unchanged.get(rule.id) or _rule_finding(prober, rule.id) for rule in ruleset.in_force)
     conflicts = tuple(c for c in [event_conflict(prober)] if c is not None)
     return LintReport(
         ruleset, scope,
@@ -188,6 +195,27 @@ class _Prober:
             verdict = Verdict.UNKNOWN if search.unknown else Verdict.HOLDS
             return CheckResult(self.ruleset, prop, verdict, self.scope.depth, time.monotonic() - started, reason=search.unknown)
         return self._witnessed(prop, *search.found, started)
+
+    def never_violated(self, probes: list[Property]) -> dict[int, CheckResult]:
+        """Verdict HOLDS, keyed by id(probe), for the probes that one query proves are violated at
+        no step within the depth. A model drops the probes it violates (each is then probed on its
+        own) and the query is asked again for the rest; no answer in time proves none."""
+        started = time.monotonic()
+        pending = list(probes)
+        while pending:
+            goal_at = lambda k: Or([self.unrolling.violation(p, k) for p in pending if k >= first_step(p)])  # noqa: E731
+            first = min(first_step(p) for p in pending)
+            answer = self.unrolling.query(goal_at, first, self.scope.depth, self.seed, self.timeout * 1000, self.solver)
+            if answer.answer is Answer.UNKNOWN:
+                return {}
+            if answer.answer is Answer.UNSAT:
+                seconds = time.monotonic() - started
+                return {id(p): CheckResult(self.ruleset, p, Verdict.HOLDS, self.scope.depth, seconds) for p in pending}
+            violated = [p for p in pending if any(
+                z3.is_true(answer.model.eval(self.unrolling.violation(p, k), model_completion=True))
+                for k in range(first_step(p), self.scope.depth + 1))]
+            pending = [p for p in pending if p not in violated]
+        return {}
 
     def _witnessed(self, prop: Property, k: int, model, started: float) -> CheckResult:
         """VIOLATED at step k with the model's run as its trace, once the run replays."""
@@ -306,7 +334,7 @@ def _any_fires(triggers: tuple[Trigger, ...]) -> Status:
 
 def _rule_finding(prober: _Prober, rule_id: str) -> RuleFinding:
     ruleset, scope = prober.ruleset, prober.scope
-    rule = next(r for r in ruleset.rules if r.id == rule_id)
+    rule = _rule(ruleset, rule_id)
     if rule.behaviour is Behaviour.DOCUMENTED:
         reason = f"restates {rule.restates}" if rule.restates else "constrains no transition"
         return RuleFinding(rule_id, Status.DOCUMENTED, reason)
@@ -319,11 +347,36 @@ def _rule_finding(prober: _Prober, rule_id: str) -> RuleFinding:
     if search.found is None:
         if search.unknown:
             return RuleFinding(rule_id, Status.UNKNOWN, f"{search.unknown}: no answer whether removing it changes a step")
-        others = [r for r in ruleset.rules_for(rule.behaviour) if r != rule_id and set(rule.zones) <= set(_zones_of(ruleset, r))]
-        also = f"; {', '.join(others)} provide{'s' if len(others) == 1 else ''} the same behaviour" if others else ""
-        return RuleFinding(rule_id, Status.DEAD, f"removing it changes no step and no player's view within {scope.depth} steps{also}")
+        return RuleFinding(rule_id, Status.DEAD, _dead_rule_detail(prober, rule_id))
     k, model = search.found
     return _confirm_rule_matters(e, model, k, ruleset, rule_id, scope)
+
+
+def _unchanging_rules(prober: _Prober, rule_ids: list[str]) -> dict[str, RuleFinding]:
+    """DEAD findings, keyed by rule, for rules whose removal one query per step proves changes no
+    step (for rules that decide no player's view); the others, or all when a query finds a
+    change or no answer, are left to `_rule_finding`."""
+    e, depth = prober.encoding, prober.scope.depth
+    rule_ids = [r for r in rule_ids if z3.is_false(e.visibility_without(0, r)) and _rule(prober.ruleset, r).behaviour is not Behaviour.DOCUMENTED]
+    if not rule_ids:
+        return {}
+    changes = prober.before_step(lambda k: Or([Xor(And(e.trans(k)), e.trans_without(k, r)) for r in rule_ids]))
+    for k in range(depth):
+        search = prober.least(changes, k, k)
+        if search.found is not None or search.unknown:
+            return {}
+    return {r: RuleFinding(r, Status.DEAD, _dead_rule_detail(prober, r)) for r in rule_ids}
+
+
+def _dead_rule_detail(prober: _Prober, rule_id: str) -> str:
+    ruleset, rule = prober.ruleset, _rule(prober.ruleset, rule_id)
+    others = [r for r in ruleset.rules_for(rule.behaviour) if r != rule_id and set(rule.zones) <= set(_zones_of(ruleset, r))]
+    also = f"; {', '.join(others)} provide{'s' if len(others) == 1 else ''} the same behaviour" if others else ""
+    return f"removing it changes no step and no player's view within {prober.scope.depth} steps{also}"
+
+
+def _rule(ruleset: RuleSet, rule_id: str):
+    return next(r for r in ruleset.rules if r.id == rule_id)
 
 
 def _zones_of(ruleset: RuleSet, rule_id: str):
