@@ -7,6 +7,7 @@ Measures, on this machine:
   1. the default `zoneproof check` (wall seconds, peak memory of the process);
   2. each stock property alone at --players 2 --cards 4 --depth 10 (the solver time of that check);
   3. each removed-rule counterexample of the oracle table at the default scope.
+Runs 2 and 3 check one property without the lint report (`--no-lint`): the figure is that check's.
 Every run is a separate `zoneproof` process, so peak memory is that process's maximum RSS.
 """
 
@@ -50,6 +51,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=1, help="runs per case; the median is shown")
     parser.add_argument("--timeout", type=float, default=60.0, help="zoneproof --timeout for the 2x4x10 runs")
+    parser.add_argument("--skip-default", action="store_true", help="skip the default `zoneproof check`")
     parser.add_argument("--skip-large", action="store_true", help="skip the 2 players x 4 cards x depth 10 runs")
     options = parser.parse_args()
     workdir = tempfile.mkdtemp(prefix="zoneproof-bench-")
@@ -61,8 +63,9 @@ def main() -> None:
         return statistics.median(r[0] for r in runs), runs[-1][2]
 
     print(f"machine: {os.cpu_count()} cores; python {sys.version.split()[0]}; runs per case: {options.repeat}")
-    wall, out = median_of(["check"])
-    print(f"\n1. default `zoneproof check`: {wall:.1f} s wall; {out.strip().splitlines()[-1]}")
+    if not options.skip_default:
+        wall, out = median_of(["check"])
+        print(f"\n1. default `zoneproof check`: {wall:.1f} s wall; {out.strip().splitlines()[-1]}")
 
     if not options.skip_large:
         print("\n2. each stock property alone, --players 2 --cards 4 --depth 10"
@@ -70,7 +73,7 @@ def main() -> None:
         print(f"   {'property':<24}{'verdict':<10}{'depth':>6}{'seconds':>10}")
         for prop in STOCK:
             args = ["check", "mtg-current", "-p", prop, "--players", "2", "--cards", "4", "--depth", "10",
-                    "--timeout", str(options.timeout), "--format", "json"]
+                    "--timeout", str(options.timeout), "--format", "json", "--no-lint"]
             runs = [run(args, workdir) for _ in range(options.repeat)]
             peaks.extend(r[1] for r in runs)
             results = [json.loads(r[2]) for r in runs]
@@ -80,7 +83,7 @@ def main() -> None:
     print("\n3. removed-rule counterexamples at the default scope (seconds reported by zoneproof)")
     print(f"   {'without':<10}{'property':<24}{'verdict':<10}{'depth':>6}{'seconds':>10}{'wall':>8}")
     for rule, prop, depth in ORACLE:
-        args = ["check", "mtg-current", "-w", rule, "-p", prop, "--depth", str(depth), "--format", "json"]
+        args = ["check", "mtg-current", "-w", rule, "-p", prop, "--depth", str(depth), "--format", "json", "--no-lint"]
         runs = [run(args, workdir) for _ in range(options.repeat)]
         peaks.extend(r[1] for r in runs)
         results = [json.loads(r[2]) for r in runs]

@@ -21,7 +21,7 @@ from .model import Scope
 from .properties import Property, PropertyKind
 from .replay import execute, first_violation, witnesses
 from .ruleset import Expectation, RuleSet
-from .solver import Answer, SolverResult, check, new_solver, one_shot_solver
+from .solver import Answer, SolverResult, check, new_solver
 from .terms import And, Implies, Not, Or
 from .trace import Trace
 
@@ -127,7 +127,7 @@ class Unrolling:
             flag = z3.Bool(f"goal#{self._goals}", self.encoding.ctx)
             solver.add(Implies(flag, goal))
             return check(solver, [flag, *assumptions], timeout_ms)
-        solver = one_shot_solver(self.encoding.ctx, seed)
+        solver = new_solver(self.encoding.ctx, seed)
         solver.add(self.facts)
         solver.add(self.steps[:bound] if bound < self.depth else self.steps)
         solver.add(goal)

@@ -22,21 +22,8 @@ class SolverResult:
     core: tuple[str, ...] = ()  # names of the assumptions in the unsat core, for UNSAT
 
 
-# Z3's bit-vector pipeline with the SAT solver's own preprocessing before the search: about a
-# third faster than the default solver on the unrollings' one-shot queries (a proof at depth 3).
-ONE_SHOT_TACTICS = ("simplify", "propagate-values", "solve-eqs", "elim-uncnstr", "bit-blast", "sat-preprocess", "sat")
-
-
 def new_solver(ctx: z3.Context, seed: int) -> z3.Solver:
-    """A solver for many queries, with assumptions and unsat cores."""
     solver = z3.Solver(ctx=ctx)
-    solver.set("random_seed", seed)
-    return solver
-
-
-def one_shot_solver(ctx: z3.Context, seed: int) -> z3.Solver:
-    """A solver for a single query without assumptions."""
-    solver = z3.Then(*[z3.Tactic(name, ctx=ctx) for name in ONE_SHOT_TACTICS], ctx=ctx).solver()
     solver.set("random_seed", seed)
     return solver
 
