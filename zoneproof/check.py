@@ -186,7 +186,7 @@ def _expected_to_hold(ruleset: RuleSet, prop: Property) -> bool:
 
 def _check_expected(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int, timeout: float) -> dict[str, CheckResult]:
     """The verdicts, keyed by property id, decided on one unrolling that the properties share:
-    HOLDS for those proved together in one query (`_prove_together`); HOLDS or UNKNOWN for each
+    HOLDS for those proved together in one query (`prove_together`); HOLDS or UNKNOWN for each
     property about the order of pairs of objects, checked on its own there (with those, one query
     costs more than a query for each). A violation is left out: its counterexample comes from
     `_check_alone`."""
@@ -195,7 +195,7 @@ def _check_expected(ruleset: RuleSet, props: list[Property], scope: Scope, seed:
     started = time.monotonic()
     unrolling = Unrolling(ruleset, scope, props)
     setup = time.monotonic() - started
-    decided = _prove_together(unrolling, ruleset, [p for p in props if not orders_objects(p)], scope, seed, timeout, setup)
+    decided = prove_together(unrolling, ruleset, [p for p in props if not orders_objects(p)], scope, seed, timeout, setup)
     for prop in filter(orders_objects, props):
         result = _check_one(unrolling, ruleset, prop, scope, seed, timeout, setup)
         if result.verdict in (Verdict.HOLDS, Verdict.UNKNOWN):
@@ -203,19 +203,20 @@ def _check_expected(ruleset: RuleSet, props: list[Property], scope: Scope, seed:
     return decided
 
 
-def _prove_together(unrolling: Unrolling, ruleset: RuleSet, props: list[Property], scope: Scope, seed: int, timeout: float,
-                    setup: float) -> dict[str, CheckResult]:
+def prove_together(unrolling: Unrolling, ruleset: RuleSet, props: list[Property], scope: Scope, seed: int, timeout: float,
+                   setup: float, solver: z3.Solver | None = None) -> dict[str, CheckResult]:
     """Verdict HOLDS, keyed by property id, for the properties that one query proves to hold
     together. A model of a violation drops the properties it violates (each is then checked on
     its own, for its shortest counterexample) and the query is asked again for the rest; when
     no answer comes within `timeout` seconds in all, none is proved. `seconds` of each is the
-    time of these queries plus `setup`, the time of the unrolling, which counts against `timeout`."""
+    time of these queries plus `setup`, the time of the unrolling, which counts against `timeout`.
+    With `solver` (from `Unrolling.incremental`), the queries are asked of it."""
     started = time.monotonic() - setup
     pending = list(props)
     while pending:
         goal_at = partial(_any_violation, unrolling, tuple(pending))
         first = min(first_step(p) for p in pending)
-        answer = unrolling.query(goal_at, first, scope.depth, seed, (started + timeout - time.monotonic()) * 1000)
+        answer = unrolling.query(goal_at, first, scope.depth, seed, (started + timeout - time.monotonic()) * 1000, solver)
         if answer.answer is Answer.UNKNOWN:
             return {}
         if answer.answer is Answer.UNSAT:

@@ -14,7 +14,7 @@ from enum import Enum
 
 import z3
 
-from .check import CheckResult, Unrolling, Verdict, counterexample, first_step
+from .check import CheckResult, Unrolling, Verdict, counterexample, first_step, prove_together
 from .interpreter import IllegalAction, World, apply, sees
 from .model import PLAYER_NAMES, Action, ActionKind, Behaviour, GameState, Scope
 from .properties import BinOp, Expr, Property, PropertyKind, Quant, expr_text, parse_properties
@@ -135,11 +135,13 @@ def lint(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int = 0, t
     every_probe = list(action_probes.values()) + [q for probes in trigger_probes.values() for q in probes]
     prober = _Prober(Unrolling(ruleset, scope, every_probe + list(props)), ruleset, scope, seed, timeout)
     # What the file declares silent (dead actions, vacuous properties) is proved so together first.
-    silent = prober.never_violated(
+    silent = prove_together(
+        prober.unrolling, ruleset,
         [probe for kind, probe in action_probes.items() if ruleset.dead_reason("action", kind.value)]
-        + [probe for p in props if _vacuity_expected(ruleset, p.id) for probe in trigger_probes[p.id]]
+        + [probe for p in props if _vacuity_expected(ruleset, p.id) for probe in trigger_probes[p.id]],
+        scope, seed, timeout, 0.0, prober.solver,
     )
-    probe = lambda q: silent.get(id(q)) or prober.probe(q)  # noqa: E731
+    probe = lambda q: silent.get(q.id) or prober.probe(q)  # noqa: E731
     actions = tuple(_action_finding(kind, probe(q)) for kind, q in action_probes.items())
     properties = tuple(_property_finding(p, [probe(q) for q in trigger_probes[p.id]]) for p in props)
     unchanged = _unchanging_rules(prober, [r.id for r in ruleset.in_force if ruleset.dead_reason("rule", r.id)])
@@ -195,27 +197,6 @@ class _Prober:
             verdict = Verdict.UNKNOWN if search.unknown else Verdict.HOLDS
             return CheckResult(self.ruleset, prop, verdict, self.scope.depth, time.monotonic() - started, reason=search.unknown)
         return self._witnessed(prop, *search.found, started)
-
-    def never_violated(self, probes: list[Property]) -> dict[int, CheckResult]:
-        """Verdict HOLDS, keyed by id(probe), for the probes that one query proves are violated at
-        no step within the depth. A model drops the probes it violates (each is then probed on its
-        own) and the query is asked again for the rest; no answer in time proves none."""
-        started = time.monotonic()
-        pending = list(probes)
-        while pending:
-            goal_at = lambda k: Or([self.unrolling.violation(p, k) for p in pending if k >= first_step(p)])  # noqa: E731
-            first = min(first_step(p) for p in pending)
-            answer = self.unrolling.query(goal_at, first, self.scope.depth, self.seed, self.timeout * 1000, self.solver)
-            if answer.answer is Answer.UNKNOWN:
-                return {}
-            if answer.answer is Answer.UNSAT:
-                seconds = time.monotonic() - started
-                return {id(p): CheckResult(self.ruleset, p, Verdict.HOLDS, self.scope.depth, seconds) for p in pending}
-            violated = [p for p in pending if any(
-                z3.is_true(answer.model.eval(self.unrolling.violation(p, k), model_completion=True))
-                for k in range(first_step(p), self.scope.depth + 1))]
-            pending = [p for p in pending if p not in violated]
-        return {}
 
     def _witnessed(self, prop: Property, k: int, model, started: float) -> CheckResult:
         """VIOLATED at step k with the model's run as its trace, once the run replays."""
