@@ -351,17 +351,13 @@ def _unchanging_rules(prober: _Prober, rule_ids: list[str]) -> dict[str, RuleFin
 
 def _dead_rule_detail(prober: _Prober, rule_id: str) -> str:
     ruleset, rule = prober.ruleset, _rule(prober.ruleset, rule_id)
-    others = [r for r in ruleset.rules_for(rule.behaviour) if r != rule_id and set(rule.zones) <= set(_zones_of(ruleset, r))]
+    others = [r for r in ruleset.rules_for(rule.behaviour) if r != rule_id and set(rule.zones) <= set(_rule(ruleset, r).zones)]
     also = f"; {', '.join(others)} provide{'s' if len(others) == 1 else ''} the same behaviour" if others else ""
     return f"removing it changes no step and no player's view within {prober.scope.depth} steps{also}"
 
 
 def _rule(ruleset: RuleSet, rule_id: str):
     return next(r for r in ruleset.rules if r.id == rule_id)
-
-
-def _zones_of(ruleset: RuleSet, rule_id: str):
-    return next(r.zones for r in ruleset.rules if r.id == rule_id)
 
 
 def _confirm_rule_matters(e, model, k: int, ruleset: RuleSet, rule_id: str, scope: Scope) -> RuleFinding:
