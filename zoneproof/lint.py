@@ -134,7 +134,7 @@ def lint(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int = 0, t
     trigger_probes = {p.id: _trigger_probes(p, _triggers(p)) for p in props}
     every_probe = list(action_probes.values()) + [q for probes in trigger_probes.values() for q in probes]
     prober = _Prober(Unrolling(ruleset, scope, every_probe + list(props)), ruleset, scope, seed, timeout)
-    # What the file declares silent (dead actions, vacuous properties) is proved so together first.
+    # What the file declares silent (dead actions, vacuous properties) is first proved so in joint queries.
     silent = prove_together(
         prober.unrolling, ruleset,
         [probe for kind, probe in action_probes.items() if ruleset.dead_reason("action", kind.value)]
@@ -196,10 +196,7 @@ class _Prober:
         if search.found is None:
             verdict = Verdict.UNKNOWN if search.unknown else Verdict.HOLDS
             return CheckResult(self.ruleset, prop, verdict, self.scope.depth, time.monotonic() - started, reason=search.unknown)
-        return self._witnessed(prop, *search.found, started)
-
-    def _witnessed(self, prop: Property, k: int, model, started: float) -> CheckResult:
-        """VIOLATED at step k with the model's run as its trace, once the run replays."""
+        k, model = search.found
         trace, problem = counterexample(self.encoding, model, k, self.ruleset, prop, self.scope, self.seed)
         if problem:
             return CheckResult(self.ruleset, prop, Verdict.ERROR, k, time.monotonic() - started, reason=problem)
@@ -324,7 +321,7 @@ def _rule_finding(prober: _Prober, rule_id: str) -> RuleFinding:
         view = prober.least(lambda k: prober.unrolling.reached(k, e.visibility_without(k, rule_id)), 0, scope.depth)
         if view.found is not None:
             return _confirm_view_change(e, *view.found, ruleset, rule_id, scope)
-    search = prober.ascending(prober.before_step(lambda k: Xor(And(e.trans(k)), e.trans_without(k, rule_id))), 0, scope.depth - 1)
+    search = prober.ascending(prober.before_step(lambda k: _removal_changes(e, k, rule_id)), 0, scope.depth - 1)
     if search.found is None:
         if search.unknown:
             return RuleFinding(rule_id, Status.UNKNOWN, f"{search.unknown}: no answer whether removing it changes a step")
@@ -341,12 +338,17 @@ def _unchanging_rules(prober: _Prober, rule_ids: list[str]) -> dict[str, RuleFin
     rule_ids = [r for r in rule_ids if z3.is_false(e.visibility_without(0, r)) and _rule(prober.ruleset, r).behaviour is not Behaviour.DOCUMENTED]
     if not rule_ids:
         return {}
-    changes = prober.before_step(lambda k: Or([Xor(And(e.trans(k)), e.trans_without(k, r)) for r in rule_ids]))
+    changes = prober.before_step(lambda k: Or([_removal_changes(e, k, r) for r in rule_ids]))
     for k in range(depth):
         search = prober.least(changes, k, k)
         if search.found is not None or search.unknown:
             return {}
     return {r: RuleFinding(r, Status.DEAD, _dead_rule_detail(prober, r)) for r in rule_ids}
+
+
+def _removal_changes(e, k: int, rule_id: str) -> z3.BoolRef:
+    """Step k's action and next state are allowed with the rule and not without it, or the other way round."""
+    return Xor(And(e.trans(k)), e.trans_without(k, rule_id))
 
 
 def _dead_rule_detail(prober: _Prober, rule_id: str) -> str:
