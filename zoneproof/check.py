@@ -204,19 +204,19 @@ def _check_expected(ruleset: RuleSet, props: list[Property], scope: Scope, seed:
 
 
 def prove_together(unrolling: Unrolling, ruleset: RuleSet, props: list[Property], scope: Scope, seed: int, timeout: float,
-                   setup: float) -> dict[str, CheckResult]:
+                   setup: float, solver: z3.Solver | None = None) -> dict[str, CheckResult]:
     """Verdict HOLDS, keyed by property id, for the properties that one query proves to hold
     together. A model of a violation drops the properties it violates (each is then checked on
     its own, for its shortest counterexample) and the query is asked again for the rest; when
     no answer comes within `timeout` seconds in all, none is proved. `seconds` of each is the
     time of these queries plus `setup`, the time of the unrolling, which counts against `timeout`.
-    Each query is asked of a solver of its own (a proof costs Z3 less there than on an incremental one)."""
+    With `solver` (from `Unrolling.incremental`), the queries are asked of it."""
     started = time.monotonic() - setup
     pending = list(props)
     while pending:
         goal_at = partial(_any_violation, unrolling, tuple(pending))
         first = min(first_step(p) for p in pending)
-        answer = unrolling.query(goal_at, first, scope.depth, seed, (started + timeout - time.monotonic()) * 1000)
+        answer = unrolling.query(goal_at, first, scope.depth, seed, (started + timeout - time.monotonic()) * 1000, solver)
         if answer.answer is Answer.UNKNOWN:
             return {}
         if answer.answer is Answer.UNSAT:

@@ -134,13 +134,12 @@ def lint(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int = 0, t
     trigger_probes = {p.id: _trigger_probes(p, _triggers(p)) for p in props}
     every_probe = list(action_probes.values()) + [q for probes in trigger_probes.values() for q in probes]
     prober = _Prober(Unrolling(ruleset, scope, every_probe + list(props)), ruleset, scope, seed, timeout)
-    # What the file declares silent (dead actions, vacuous properties) is first proved so in joint
-    # queries, each on a solver of its own: a proof costs Z3 less there than on the incremental one.
+    # What the file declares silent (dead actions, vacuous properties) is first proved so in joint queries.
     silent = prove_together(
         prober.unrolling, ruleset,
         [probe for kind, probe in action_probes.items() if ruleset.dead_reason("action", kind.value)]
         + [probe for p in props if _vacuity_expected(ruleset, p.id) for probe in trigger_probes[p.id]],
-        scope, seed, timeout, 0.0,
+        scope, seed, timeout, 0.0, prober.solver,
     )
     probe = lambda q: silent.get(q.id) or prober.probe(q)  # noqa: E731
     actions = tuple(_action_finding(kind, probe(q)) for kind, q in action_probes.items())
