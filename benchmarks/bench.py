@@ -4,7 +4,7 @@
     python benchmarks/bench.py --repeat 3      # medians over three runs
 
 Measures, on this machine:
-  1. the default `zoneproof check` (wall seconds, peak memory of the process);
+  1. the default `zoneproof check` (wall and CPU seconds, the workers' included);
   2. each stock property alone at --players 2 --cards 4 --depth 10 (the solver time of that check);
   3. each removed-rule counterexample of the oracle table at the default scope.
 Runs 2 and 3 check one property without the lint report (`--no-lint`): the figure is that check's.
@@ -35,16 +35,17 @@ STOCK = [
 ]
 
 
-def run(args: list[str], workdir: str) -> tuple[float, float, str]:
-    """(wall seconds, peak RSS in MiB, stdout) of one zoneproof process."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+def run(args: list[str], workdir: str) -> tuple[float, float, str, float]:
+    """(wall seconds, peak RSS in MiB, stdout, CPU seconds) of one zoneproof process and its workers."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.monotonic()
     done = subprocess.run([sys.executable, "-m", "zoneproof", *args], capture_output=True, text=True, cwd=workdir)
     wall = time.monotonic() - started
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode not in (0, 1, 3) or not done.stdout.strip():
         sys.exit(f"zoneproof {' '.join(args)} failed ({done.returncode}): {done.stderr.strip()}")
-    return wall, max(peak, before) / 1024, done.stdout
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return wall, max(after.ru_maxrss, before.ru_maxrss) / 1024, done.stdout, cpu
 
 
 def main() -> None:
@@ -60,12 +61,12 @@ def main() -> None:
     def median_of(args):
         runs = [run(args, workdir) for _ in range(options.repeat)]
         peaks.extend(r[1] for r in runs)
-        return statistics.median(r[0] for r in runs), runs[-1][2]
+        return statistics.median(r[0] for r in runs), statistics.median(r[3] for r in runs), runs[-1][2]
 
     print(f"machine: {os.cpu_count()} cores; python {sys.version.split()[0]}; runs per case: {options.repeat}")
     if not options.skip_default:
-        wall, out = median_of(["check"])
-        print(f"\n1. default `zoneproof check`: {wall:.1f} s wall; {out.strip().splitlines()[-1]}")
+        wall, cpu, out = median_of(["check"])
+        print(f"\n1. default `zoneproof check`: {wall:.1f} s wall, {cpu:.1f} s CPU; {out.strip().splitlines()[-1]}")
 
     if not options.skip_large:
         print("\n2. each stock property alone, --players 2 --cards 4 --depth 10"
