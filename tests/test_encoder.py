@@ -1,10 +1,11 @@
 """The encoder's rule literals: each rule's constraints are tracked under its number."""
 
+import pytest
 import z3
 
 from zoneproof.encoder import Encoding
 from zoneproof.model import Scope, Zone
-from zoneproof.ruleset import load_ruleset
+from zoneproof.ruleset import builtin_names, load_ruleset
 from zoneproof.solver import Answer, check, new_solver
 
 
@@ -42,3 +43,17 @@ def test_rule_literals_are_named_by_rule_number():
     values = {str(v) for v in encoding.rule_values()}
     assert "rule[400.3]" in values and "Not(rule[400.7])" in values
     assert len(values) == len(load_ruleset("mtg-current").rules)
+
+
+@pytest.mark.parametrize("name", builtin_names())
+def test_later_steps_are_the_first_step_renamed(name):
+    """Steps after the first are step 1 with its variables renamed: the very terms that building
+    each step anew gives (with three players, teams and a post-mulligan look where the rule set
+    has them), so that every check sees the same formula either way."""
+    ruleset = load_ruleset(name)
+    for scope in (ruleset.scope_for(Scope(depth=4)), ruleset.scope_for(Scope(players=4, cards=1, depth=4, team_size=2))):
+        encoding = Encoding(ruleset, scope)
+        for t in range(scope.depth):
+            renamed, built = encoding.trans(t), encoding._build_trans(t)
+            assert len(renamed) == len(built)
+            assert all(a.eq(b) for a, b in zip(renamed, built)), f"step {t} of {name} differs"

@@ -8,7 +8,7 @@ unsatisfiable query depends on.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from itertools import combinations
 
 import z3
@@ -39,9 +39,19 @@ from .model import (
     zone_key,
 )
 from .ruleset import COMMANDER_REPLACEABLE, RuleSet
-from .terms import And, If, Implies, Not, Or, Xor
+from .terms import And, If, Implies, Not, Or, Xor, renamed
 
 K = ActionKind
+
+
+def _variables(record: "StateVars | StepVars") -> list:
+    """The Z3 variables of a state's or a step's record, in a fixed order (constants left out)."""
+    found = []
+    for f in fields(record):
+        value = getattr(record, f.name)
+        items = [x for xs in value.values() for x in xs] if isinstance(value, dict) else value if isinstance(value, list) else [value]
+        found += [x for x in items if z3.is_const(x) and x.decl().kind() == z3.Z3_OP_UNINTERPRETED]
+    return found
 
 
 def bits_for(values: int) -> int:
@@ -388,10 +398,23 @@ class Encoding:
     # ---------------------------------------------------------------- transitions
 
     def trans(self, t: int) -> list:
-        """The constraints of step t (built once: lint asks for the same step once per rule)."""
+        """The constraints of step t (built once: lint asks for the same step once per rule). Steps 0
+        and 1 are built (step 0 may differ: no step comes before it); every later step is step 1
+        with its variables renamed, which Z3 does several times faster than building it again."""
         if t not in self._trans:
-            self._trans[t] = self._build_trans(t)
+            self._trans[t] = self._renamed_trans(t) if t > 1 else self._build_trans(t)
         return list(self._trans[t])
+
+    def _renamed_trans(self, t: int) -> list:
+        template = self.trans(1)
+        self.state(t + 1)
+        shift = t - 1
+        pairs = [
+            (old, new)
+            for i in (0, 1, 2)
+            for old, new in zip(_variables(self.state(i)), _variables(self.state(i + shift)))
+        ] + [(old, new) for i in (0, 1) for old, new in zip(_variables(self.step(i)), _variables(self.step(i + shift)))]
+        return renamed(template, pairs)
 
     def _build_trans(self, t: int) -> list:
         s, s2, a = self.state(t), self.state(t + 1), self.step(t)

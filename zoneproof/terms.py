@@ -75,3 +75,14 @@ def If(condition, then, otherwise):
     ctx = condition.ctx
     return wrap(z3core.Z3_mk_ite(ctx.ref(), condition.ast, then.ast, otherwise.ast), ctx)
 
+
+
+def renamed(terms: list, pairs: list[tuple]) -> list:
+    """The terms with each variable of `pairs` replaced by its partner (z3py's `substitute`,
+    applied to every term with one pair of arrays)."""
+    if not terms or not pairs:
+        return list(terms)
+    ctx = terms[0].ctx
+    sources = (z3core.Ast * len(pairs))(*[old.ast for old, _ in pairs])
+    targets = (z3core.Ast * len(pairs))(*[new.ast for _, new in pairs])
+    return [z3.BoolRef(z3core.Z3_substitute(ctx.ref(), term.ast, len(pairs), sources, targets), ctx) for term in terms]
