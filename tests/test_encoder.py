@@ -47,9 +47,9 @@ def test_rule_literals_are_named_by_rule_number():
 
 @pytest.mark.parametrize("name", builtin_names())
 def test_later_steps_are_the_first_step_renamed(name):
-    """Steps after the first are step 1 with its variables renamed: the very terms that building
-    each step anew gives (with three players, teams and a post-mulligan look where the rule set
-    has them), so that every check sees the same formula either way."""
+    """Steps after the second are step 1 with its variables renamed: the very terms that building
+    each step anew gives (two players, and four in two teams; the pregame and the post-mulligan
+    look where the rule set has them), so that every check sees the same formula either way."""
     ruleset = load_ruleset(name)
     for scope in (ruleset.scope_for(Scope(depth=4)), ruleset.scope_for(Scope(players=4, cards=1, depth=4, team_size=2))):
         encoding = Encoding(ruleset, scope)

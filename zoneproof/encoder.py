@@ -44,7 +44,7 @@ from .terms import And, If, Implies, Not, Or, Xor, renamed
 K = ActionKind
 
 
-def _variables(record: "StateVars | StepVars") -> list:
+def _variables(record: StateVars | StepVars) -> list:
     """The Z3 variables of a state's or a step's record, in a fixed order (constants left out)."""
     found = []
     for f in fields(record):
@@ -406,15 +406,12 @@ class Encoding:
         return list(self._trans[t])
 
     def _renamed_trans(self, t: int) -> list:
+        """Step 1's constraints with every state's and step's variables moved t - 1 on."""
         template = self.trans(1)
-        self.state(t + 1)
         shift = t - 1
-        pairs = [
-            (old, new)
-            for i in (0, 1, 2)
-            for old, new in zip(_variables(self.state(i)), _variables(self.state(i + shift)))
-        ] + [(old, new) for i in (0, 1) for old, new in zip(_variables(self.step(i)), _variables(self.step(i + shift)))]
-        return renamed(template, pairs)
+        records = [(self.state(i), self.state(i + shift)) for i in (0, 1, 2)]
+        records += [(self.step(i), self.step(i + shift)) for i in (0, 1)]
+        return renamed(template, [pair for old, new in records for pair in zip(_variables(old), _variables(new))])
 
     def _build_trans(self, t: int) -> list:
         s, s2, a = self.state(t), self.state(t + 1), self.step(t)

@@ -76,7 +76,6 @@ def If(condition, then, otherwise):
     return wrap(z3core.Z3_mk_ite(ctx.ref(), condition.ast, then.ast, otherwise.ast), ctx)
 
 
-
 def renamed(terms: list, pairs: list[tuple]) -> list:
     """The terms with each variable of `pairs` replaced by its partner (z3py's `substitute`,
     applied to every term with one pair of arrays)."""
