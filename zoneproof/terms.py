@@ -3,7 +3,8 @@
 They build exactly the terms z3py's `And`, `Or`, `Not`, `Implies`, `Xor` and `If` build, without
 the sort checks and coercions z3py makes on every call (several times the cost of the term itself,
 and most of the cost of building an unrolling). Arguments that are not all z3 terms of the right
-kind (a Python bool or int, a probe) go to z3py unchanged.
+kind (a Python bool or int, a probe) go to z3py unchanged. `renamed` substitutes variables in many
+terms with one pair of arrays (the unrolling's later steps are its step 1 renamed).
 """
 
 from __future__ import annotations
