@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from functools import partial
 
@@ -21,7 +21,7 @@ from .model import Scope
 from .properties import Property, PropertyKind
 from .replay import execute, first_violation, witnesses
 from .ruleset import Expectation, RuleSet
-from .solver import Answer, SolverResult, check, new_solver
+from .solver import Answer, SolverResult, check, isolated, new_solver
 from .terms import And, Implies, Not, Or
 from .trace import Trace
 
@@ -44,6 +44,7 @@ class CheckResult:
     trace: Trace | None = field(default=None, repr=False, compare=False)
     reason: str = ""  # for UNKNOWN: Z3's reason; for ERROR: what did not replay
     witnesses: tuple[str, ...] = ()  # for VIOLATED: the bindings of the outer forall that fail
+    inductive: bool = False  # for HOLDS: proved by induction, so it holds at every depth, not only to `depth`
 
     @property
     def expectation(self) -> Expectation | None:
@@ -71,6 +72,11 @@ class CheckResult:
         return not self.as_expected
 
 
+# The states (or steps) an induction hypothesis spans: a property assumed of INDUCTION_SPAN in a
+# row is proved of the next (k-induction with k = 1; see Unrolling.inductive).
+INDUCTION_SPAN = 1
+
+
 class Unrolling:
     """The transition system unrolled to the depth bound; each step switched on by a flag, so that
     one query can ask for a goal at any step up to a bound."""
@@ -83,7 +89,8 @@ class Unrolling:
         self.depth = scope.depth
         e = self.encoding
         self.active = [z3.Bool(f"active@{t}", e.ctx) for t in range(scope.depth)]
-        self.facts = e.init() + (e.rule_values() if rules_as_facts else [])
+        self.rules = e.rule_values() if rules_as_facts else []
+        self.facts = e.init() + self.rules
         self.facts += [Implies(self.active[t + 1], self.active[t]) for t in range(scope.depth - 1)]
         self.steps = [Implies(self.active[t], And(e.trans(t))) for t in range(scope.depth)]
         self._violations: dict = {}
@@ -132,6 +139,42 @@ class Unrolling:
         solver.add(self.steps[:bound] if bound < self.depth else self.steps)
         solver.add(goal)
         return check(solver, [], timeout_ms)
+
+    def inductive(self, props: list[Property], seed: int, deadline: float, assumptions: tuple = ()) -> list[Property]:
+        """The properties among `props` that induction proves to hold at every depth, once a bounded
+        check shows them to hold to depth INDUCTION_SPAN + 1 (the base case, left to the caller).
+
+        The query: assume every property on INDUCTION_SPAN consecutive states (or steps) of any run
+        whatever its first state, reachable or not; can one of them fail on the next? Unsat proves
+        them all. The run starts at state 1, so that its steps are shaped like every step after the
+        first (step 0 has no step before it; that step is the base case's). A model drops the
+        properties it makes fail, and the rest are asked again; with no answer by the deadline,
+        none is proved. The query runs in a Z3 context of its own: the unrolling's own searches,
+        and so the counterexamples they find, stay as they would be without it."""
+        last = INDUCTION_SPAN + 2  # the state (or the step into the state) the induction concludes about
+        if self.depth < last or not props:
+            return []
+        assumed = {p.id: [self.violation(p, k) for k in range(first_step(p) + 1, last)] for p in props}
+        concluded = {p.id: self.violation(p, last) for p in props}
+        facts = [*self.rules, *assumptions, *self.active[:last], *self.steps[1:last]]
+        solver, copies = isolated(facts + [v for p in props for v in assumed[p.id]] + [concluded[p.id] for p in props], seed)
+        copied = iter(copies[len(facts):])
+        assumed = {p.id: [next(copied) for _ in assumed[p.id]] for p in props}
+        concluded = {p.id: next(copied) for p in props}
+        solver.add(copies[:len(facts)])
+        pending = list(props)
+        while pending:
+            solver.push()
+            solver.add([Not(v) for p in pending for v in assumed[p.id]])
+            solver.add(Or([concluded[p.id] for p in pending]))
+            answer = check(solver, [], (deadline - time.monotonic()) * 1000)
+            solver.pop()
+            if answer.answer is Answer.UNSAT:
+                return pending
+            if answer.answer is Answer.UNKNOWN:
+                return []
+            pending = [p for p in pending if not z3.is_true(answer.model.eval(concluded[p.id], model_completion=True))]
+        return []
 
     def incremental(self, seed: int) -> z3.Solver:
         """A solver holding the whole unrolling, for many queries that are each quick (lint)."""
@@ -205,28 +248,49 @@ def _check_expected(ruleset: RuleSet, props: list[Property], scope: Scope, seed:
 
 def prove_together(unrolling: Unrolling, ruleset: RuleSet, props: list[Property], scope: Scope, seed: int, timeout: float,
                    setup: float, solver: z3.Solver | None = None) -> dict[str, CheckResult]:
-    """Verdict HOLDS, keyed by property id, for the properties that one query proves to hold
-    together. A model of a violation drops the properties it violates (each is then checked on
-    its own, for its shortest counterexample) and the query is asked again for the rest; when
-    no answer comes within `timeout` seconds in all, none is proved. `seconds` of each is the
-    time of these queries plus `setup`, the time of the unrolling, which counts against `timeout`.
-    With `solver` (from `Unrolling.incremental`), the queries are asked of it."""
+    """Verdict HOLDS, keyed by property id, for the properties proved to hold together: those
+    induction proves (`Unrolling.inductive`) in one query for the base case, the others in one
+    query to the depth bound. A model of a violation drops the properties it violates (each is
+    then checked on its own, for its shortest counterexample) and the query is asked again for the
+    rest; when no answer comes within `timeout` seconds in all, none of them is proved. `seconds`
+    of each is the time of these queries plus `setup`, the time of the unrolling, which counts
+    against `timeout`. With `solver` (from `Unrolling.incremental`), the bounded queries are asked
+    of it."""
     started = time.monotonic() - setup
+    deadline = started + timeout
+    candidates = list(props)
+    while True:
+        # Each property's induction step assumes all the others: the step proves the group only
+        # when the base case holds for every one of them. A property the base case drops (or all,
+        # without an answer) leaves the others to be proved again without it.
+        by_induction = unrolling.inductive(candidates, seed, deadline)
+        base = _hold_together(unrolling, by_induction, min(scope.depth, INDUCTION_SPAN + 1), seed, deadline, solver)
+        if len(base) == len(by_induction):
+            break
+        candidates = [p for p in candidates if p in base or p not in by_induction]
+    decided = {p.id: CheckResult(ruleset, p, Verdict.HOLDS, scope.depth, time.monotonic() - started, inductive=True) for p in base}
+    others = [p for p in candidates if p not in by_induction]
+    held = _hold_together(unrolling, others, scope.depth, seed, deadline, solver)
+    return decided | {p.id: CheckResult(ruleset, p, Verdict.HOLDS, scope.depth, time.monotonic() - started) for p in held}
+
+
+def _hold_together(unrolling: Unrolling, props: list[Property], bound: int, seed: int, deadline: float,
+                   solver: z3.Solver | None) -> list[Property]:
+    """The properties that one query shows to hold together to the bound (see prove_together)."""
     pending = list(props)
     while pending:
         goal_at = partial(_any_violation, unrolling, tuple(pending))
         first = min(first_step(p) for p in pending)
-        answer = unrolling.query(goal_at, first, scope.depth, seed, (started + timeout - time.monotonic()) * 1000, solver)
+        answer = unrolling.query(goal_at, first, bound, seed, (deadline - time.monotonic()) * 1000, solver)
         if answer.answer is Answer.UNKNOWN:
-            return {}
+            return []
         if answer.answer is Answer.UNSAT:
-            seconds = time.monotonic() - started
-            return {p.id: CheckResult(ruleset, p, Verdict.HOLDS, scope.depth, seconds) for p in pending}
-        still = [p for p in pending if not _violated_in(answer.model, unrolling, p, scope.depth)]
+            return pending
+        still = [p for p in pending if not _violated_in(answer.model, unrolling, p, bound)]
         if len(still) == len(pending):  # a model that violates none of them: leave each to its own check
-            return {}
+            return []
         pending = still
-    return {}
+    return []
 
 
 def _check_alone(ruleset: RuleSet, prop: Property, scope: Scope, seed: int, timeout: float) -> CheckResult:
@@ -277,11 +341,13 @@ def _check_one(unrolling: Unrolling, ruleset, prop, scope, seed, timeout, setup,
     def result(verdict: Verdict, depth: int, trace: Trace | None = None, reason: str = "", found: tuple[str, ...] = ()) -> CheckResult:
         return CheckResult(ruleset, prop, verdict, depth, elapsed(), trace, reason, found)
 
-    search = unrolling.shortest(lambda k: unrolling.violation(prop, k), first_step(prop), scope.depth, seed, started + timeout, solver, assumptions)
+    proved = unrolling.inductive([prop], seed, started + timeout, assumptions)
+    bound = min(scope.depth, INDUCTION_SPAN + 1) if proved else scope.depth
+    search = unrolling.shortest(lambda k: unrolling.violation(prop, k), first_step(prop), bound, seed, started + timeout, solver, assumptions)
     if search.found is None:
         if search.unknown:
-            return result(Verdict.UNKNOWN, scope.depth, reason=f"{search.unknown} (no violation up to depth {scope.depth} could be ruled out)")
-        return result(Verdict.HOLDS, scope.depth)
+            return result(Verdict.UNKNOWN, scope.depth, reason=f"{search.unknown} (no violation up to depth {bound} could be ruled out)")
+        return replace(result(Verdict.HOLDS, scope.depth), inductive=bool(proved))
     k, model = search.found
     trace, problem = counterexample(unrolling.encoding, model, k, ruleset, prop, scope, seed)
     if problem:

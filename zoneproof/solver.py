@@ -28,6 +28,13 @@ def new_solver(ctx: z3.Context, seed: int) -> z3.Solver:
     return solver
 
 
+def isolated(terms: list, seed: int) -> tuple[z3.Solver, list]:
+    """A solver in a Z3 context of its own and copies of `terms` there: its queries make no term in
+    the terms' context and learn nothing there, so that context's own searches stay as they were."""
+    ctx = z3.Context()
+    return new_solver(ctx, seed), [term.translate(ctx) for term in terms]
+
+
 def check(solver: z3.Solver, assumptions: list, timeout_ms: int) -> SolverResult:
     """Check under assumptions with a time budget. `unknown` comes back as UNKNOWN with Z3's reason."""
     solver.set("timeout", max(1, int(timeout_ms)))
