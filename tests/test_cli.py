@@ -47,6 +47,16 @@ def test_check_json_prints_one_object_per_check(run):
     assert all({"ruleset", "property", "verdict", "depth", "seconds", "trace"} <= o.keys() for o in lines)
 
 
+def test_a_property_proved_by_induction_says_so(run):
+    scope = ["--no-lint", "mtg-current", "-p", "owner-zones", "--cards", "2", "--depth", "6"]
+    code, out, _ = run("check", *scope)
+    assert code == 0
+    assert "owner-zones" in out and "holds     depth 6" in out and "(by induction: holds at every depth)" in out
+    code, out, _ = run("check", *scope, "--format", "json")
+    [line] = [json.loads(line) for line in out.splitlines()]
+    assert (line["verdict"], line["depth"], line["inductive"]) == ("holds", 6, True)
+
+
 def test_same_seed_same_output_and_files(run, tmp_path):
     # three properties (two broken, one holding) keep the test to seconds
     args = ("check", "--no-lint", "mtg-current", "-w", "400.7", "-w", "400.11c", "--seed", "7",

@@ -75,6 +75,10 @@ class CheckResult:
 # The states (or steps) an induction hypothesis spans: a property assumed of INDUCTION_SPAN in a
 # row is proved of the next (k-induction with k = 1; see Unrolling.inductive).
 INDUCTION_SPAN = 1
+# The least depth bound at which induction is tried. Below it the bounded check to the full depth
+# costs less than the induction queries: the joint proof of mtg-current's properties took 9.9 s
+# bounded and 13.9 s with induction at depth 4, 51 s and 16.5 s at depth 5.
+INDUCTION_FROM_DEPTH = 5
 
 
 class Unrolling:
@@ -142,7 +146,8 @@ class Unrolling:
 
     def inductive(self, props: list[Property], seed: int, deadline: float, assumptions: tuple = ()) -> list[Property]:
         """The properties among `props` that induction proves to hold at every depth, once a bounded
-        check shows them to hold to depth INDUCTION_SPAN + 1 (the base case, left to the caller).
+        check shows them to hold to depth INDUCTION_SPAN + 1 (the base case, left to the caller);
+        none below a depth bound of INDUCTION_FROM_DEPTH.
 
         The query: assume every property on INDUCTION_SPAN consecutive states (or steps) of any run
         whatever its first state, reachable or not; can one of them fail on the next? Unsat proves
@@ -152,7 +157,7 @@ class Unrolling:
         none is proved. The query runs in a Z3 context of its own: the unrolling's own searches,
         and so the counterexamples they find, stay as they would be without it."""
         last = INDUCTION_SPAN + 2  # the state (or the step into the state) the induction concludes about
-        if self.depth < last or not props:
+        if self.depth < max(last, INDUCTION_FROM_DEPTH) or not props:
             return []
         assumed = {p.id: [self.violation(p, k) for k in range(first_step(p) + 1, last)] for p in props}
         concluded = {p.id: self.violation(p, last) for p in props}

@@ -109,6 +109,8 @@ def result_line(r: CheckResult, width: int = 24) -> str:
     line = f"{r.ruleset.label:<{max(width, len(r.ruleset.label))}} {r.prop.id:<22} {r.verdict.value:<9} depth {r.depth:<3} {r.seconds:6.2f}s  [{cites}]"
     if r.reason:
         line += f"  ({r.reason})"
+    if r.inductive:
+        line += "  (by induction: holds at every depth)"
     return line + expectation_note(r)
 
 
@@ -158,6 +160,7 @@ def result_json(r: CheckResult, path: Path | None) -> str:
         "seconds": round(r.seconds, 3),
         "trace": str(path) if path else None,
         "reason": r.reason or None,
+        "inductive": r.inductive,
         "expected": expected_json(r),
     }, ensure_ascii=False)
 
