@@ -79,6 +79,9 @@ INDUCTION_SPAN = 1
 # costs less than the induction queries: the joint proof of mtg-current's properties took 9.9 s
 # bounded and 13.9 s with induction at depth 4, 51 s and 16.5 s at depth 5.
 INDUCTION_FROM_DEPTH = 5
+# The share of the time left that the induction queries may take: when they get no answer, the
+# bounded check still has the rest.
+INDUCTION_SHARE = 0.25
 
 
 class Unrolling:
@@ -153,8 +156,8 @@ class Unrolling:
         whatever its first state, reachable or not; can one of them fail on the next? Unsat proves
         them all. The run starts at state 1, so that its steps are shaped like every step after the
         first (step 0 has no step before it; that step is the base case's). A model drops the
-        properties it makes fail, and the rest are asked again; with no answer by the deadline,
-        none is proved. The query runs in a Z3 context of its own: the unrolling's own searches,
+        properties it makes fail, and the rest are asked again; with no answer within
+        INDUCTION_SHARE of the time left before the deadline, none is proved. The query runs in a Z3 context of its own: the unrolling's own searches,
         and so the counterexamples they find, stay as they would be without it."""
         last = INDUCTION_SPAN + 2  # the state (or the step into the state) the induction concludes about
         if self.depth < max(last, INDUCTION_FROM_DEPTH) or not props:
@@ -167,12 +170,13 @@ class Unrolling:
         assumed = {p.id: [next(copied) for _ in assumed[p.id]] for p in props}
         concluded = {p.id: next(copied) for p in props}
         solver.add(copies[:len(facts)])
+        stop = time.monotonic() + (deadline - time.monotonic()) * INDUCTION_SHARE
         pending = list(props)
         while pending:
             solver.push()
             solver.add([Not(v) for p in pending for v in assumed[p.id]])
             solver.add(Or([concluded[p.id] for p in pending]))
-            answer = check(solver, [], (deadline - time.monotonic()) * 1000)
+            answer = check(solver, [], (stop - time.monotonic()) * 1000)
             solver.pop()
             if answer.answer is Answer.UNSAT:
                 return pending
