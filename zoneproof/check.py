@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from enum import Enum
 from functools import partial
 
@@ -157,19 +157,16 @@ class Unrolling:
         them all. The run starts at state 1, so that its steps are shaped like every step after the
         first (step 0 has no step before it; that step is the base case's). A model drops the
         properties it makes fail, and the rest are asked again; with no answer within
-        INDUCTION_SHARE of the time left before the deadline, none is proved. The query runs in a Z3 context of its own: the unrolling's own searches,
-        and so the counterexamples they find, stay as they would be without it."""
+        INDUCTION_SHARE of the time left before the deadline, none is proved. The query runs in a
+        Z3 context of its own: the unrolling's own searches, and so the counterexamples they find,
+        stay as they would be without it."""
         last = INDUCTION_SPAN + 2  # the state (or the step into the state) the induction concludes about
         if self.depth < max(last, INDUCTION_FROM_DEPTH) or not props:
             return []
-        assumed = {p.id: [self.violation(p, k) for k in range(first_step(p) + 1, last)] for p in props}
-        concluded = {p.id: self.violation(p, last) for p in props}
-        facts = [*self.rules, *assumptions, *self.active[:last], *self.steps[1:last]]
-        solver, copies = isolated(facts + [v for p in props for v in assumed[p.id]] + [concluded[p.id] for p in props], seed)
-        copied = iter(copies[len(facts):])
-        assumed = {p.id: [next(copied) for _ in assumed[p.id]] for p in props}
-        concluded = {p.id: next(copied) for p in props}
-        solver.add(copies[:len(facts)])
+        solver, copy = isolated(seed)
+        solver.add([copy(f) for f in [*self.rules, *assumptions, *self.active[:last], *self.steps[1:last]]])
+        assumed = {p.id: [copy(self.violation(p, k)) for k in range(first_step(p) + 1, last)] for p in props}
+        concluded = {p.id: copy(self.violation(p, last)) for p in props}
         stop = time.monotonic() + (deadline - time.monotonic()) * INDUCTION_SHARE
         pending = list(props)
         while pending:
@@ -347,8 +344,9 @@ def _check_one(unrolling: Unrolling, ruleset, prop, scope, seed, timeout, setup,
     started = time.monotonic() - setup
     elapsed = lambda: time.monotonic() - started  # noqa: E731
 
-    def result(verdict: Verdict, depth: int, trace: Trace | None = None, reason: str = "", found: tuple[str, ...] = ()) -> CheckResult:
-        return CheckResult(ruleset, prop, verdict, depth, elapsed(), trace, reason, found)
+    def result(verdict: Verdict, depth: int, trace: Trace | None = None, reason: str = "", found: tuple[str, ...] = (),
+               inductive: bool = False) -> CheckResult:
+        return CheckResult(ruleset, prop, verdict, depth, elapsed(), trace, reason, found, inductive)
 
     proved = unrolling.inductive([prop], seed, started + timeout, assumptions)
     bound = min(scope.depth, INDUCTION_SPAN + 1) if proved else scope.depth
@@ -356,7 +354,7 @@ def _check_one(unrolling: Unrolling, ruleset, prop, scope, seed, timeout, setup,
     if search.found is None:
         if search.unknown:
             return result(Verdict.UNKNOWN, scope.depth, reason=f"{search.unknown} (no violation up to depth {bound} could be ruled out)")
-        return replace(result(Verdict.HOLDS, scope.depth), inductive=bool(proved))
+        return result(Verdict.HOLDS, scope.depth, inductive=bool(proved))
     k, model = search.found
     trace, problem = counterexample(unrolling.encoding, model, k, ruleset, prop, scope, seed)
     if problem:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 
@@ -28,11 +29,12 @@ def new_solver(ctx: z3.Context, seed: int) -> z3.Solver:
     return solver
 
 
-def isolated(terms: list, seed: int) -> tuple[z3.Solver, list]:
-    """A solver in a Z3 context of its own and copies of `terms` there: its queries make no term in
-    the terms' context and learn nothing there, so that context's own searches stay as they were."""
+def isolated(seed: int) -> tuple[z3.Solver, Callable[[z3.ExprRef], z3.ExprRef]]:
+    """A solver in a Z3 context of its own, and the function that copies a term there: its queries
+    make no term in the original context and learn nothing there, so that context's own searches
+    stay as they were."""
     ctx = z3.Context()
-    return new_solver(ctx, seed), [term.translate(ctx) for term in terms]
+    return new_solver(ctx, seed), lambda term: term.translate(ctx)
 
 
 def check(solver: z3.Solver, assumptions: list, timeout_ms: int) -> SolverResult:
