@@ -14,7 +14,7 @@ import pytest
 import z3
 
 from tests.test_cli import one_line_error
-from zoneproof.encoder import Encoding
+from zoneproof.encode.system import TransitionSystem
 from zoneproof.interpreter import IllegalAction, World, apply
 from zoneproof.model import Action, ActionKind, CardType, GameState, PlayerState, Scope, Zone, initial_state, slots_for
 from zoneproof.ruleset import load_ruleset
@@ -91,7 +91,7 @@ def test_the_encoder_allows_exactly_the_interpreters_step_after_a_search(without
     allows it, and the looked-through record is the interpreter's."""
     ruleset = BERSERK.without(list(without))
     searched = run_steps([Action(K.SEARCH_LIBRARY, card=A2, player=0)], ruleset)
-    e = Encoding(ruleset, SCOPE)
+    e = TransitionSystem(ruleset, SCOPE)
     solver = z3.Solver(ctx=e.ctx)
     solver.add(e.rule_values() + e.types_are(TYPES) + e.state_is(0, searched) + e.trans(0))
     solver.add(e.action_is(0, Action(K.DRAW, card=A1, player=0)))
@@ -109,7 +109,7 @@ def test_markers_in_the_encoder_match_the_interpreter():
         Action(K.ADD_COUNTER, card=B1),
         Action(K.DESTROY, card=B1),
     ]
-    e = Encoding(BERSERK, SCOPE)
+    e = TransitionSystem(BERSERK, SCOPE)
     solver = z3.Solver(ctx=e.ctx)
     solver.add(e.rule_values() + e.types_are(TYPES) + e.init())
     state = start()

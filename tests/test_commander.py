@@ -15,7 +15,7 @@ import pytest
 
 from tests.test_cli import one_line_error
 from zoneproof.check import Verdict, check_properties
-from zoneproof.encoder import Encoding
+from zoneproof.encode.system import TransitionSystem
 from zoneproof.interpreter import IllegalAction, World, apply, check_initial
 from zoneproof.model import Action, ActionKind, CardType, Scope, SlotKind, Zone, initial_state, slots_for
 from zoneproof.properties import stock_properties
@@ -51,9 +51,9 @@ def test_only_a_rule_set_of_the_commander_variant_has_commander_slots():
         ruleset = load_ruleset(name)
         assert not ruleset.is_commander
         assert ruleset.scope_for(Scope(commanders=1)).commanders == 0
-        encoding = Encoding(ruleset, ruleset.scope_for(Scope()))
+        encoding = TransitionSystem(ruleset, ruleset.scope_for(Scope()))
         assert not any(s.is_commander for s in encoding.slots)
-        assert all(f.eq(encoding.false()) for f in encoding.state(0).fresh)  # no new variables
+        assert all(f.eq(encoding.codes.false) for f in encoding.state(0).fresh)  # no new variables
     made = COMMANDER.scope_for(Scope(players=2, cards=3))
     assert (made.cards, made.commanders) == (2, 1)  # 903.5a: the commander is one of the deck's cards
     assert COMMANDER.scope_for(made) == made and load_ruleset("mtg-current").scope_for(made) == Scope(players=2, cards=3)

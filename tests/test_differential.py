@@ -47,8 +47,8 @@ from hypothesis import HealthCheck, event, given, note, settings
 from hypothesis import strategies as st
 
 from zoneproof.check import Unrolling
-from zoneproof.encoder import Encoding
-from zoneproof.interpreter import MOVES_CARD, NO_CARD, USES_PLAYER, IllegalAction, World, apply, uses_position
+from zoneproof.encode.system import TransitionSystem
+from zoneproof.interpreter import IllegalAction, World, apply, uses_position
 from zoneproof.model import (
     PERSONAL_ZONES,
     PREGAME_ACTIONS,
@@ -65,6 +65,7 @@ from zoneproof.model import (
     zone_key,
 )
 from zoneproof.replay import execute, state_difference
+from zoneproof.semantics import spec
 from zoneproof.ruleset import RuleSet, builtin_names, load_ruleset
 
 K = ActionKind
@@ -122,7 +123,7 @@ class Harness:
 def harness(ruleset: RuleSet, base: Scope) -> Harness:
     sc = ruleset.scope_for(base)
     slots = slots_for(sc)
-    e = Encoding(ruleset, replace(sc, depth=0))
+    e = TransitionSystem(ruleset, replace(sc, depth=0))
     decks = {
         p: sorted((s.index for s in slots if s.owner == p and s.kind is SlotKind.CARD), key=e.start_position)
         for p in range(sc.players)
@@ -137,7 +138,7 @@ A1, A2, A_SB, A_TOK, B1, B2, B_SB, B_TOK = range(len(SLOTS))  # checked in test_
 
 def start_state(base: RuleSet = CURRENT) -> GameState:
     """The start of a game with each library in the order the encoder fixes (A1 on top)."""
-    e = Encoding(base, scope(MAX_DEPTH))
+    e = TransitionSystem(base, scope(MAX_DEPTH))
     decks = {
         p: sorted((s.index for s in SLOTS if s.owner == p and s.kind is SlotKind.CARD), key=e.start_position)
         for p in range(2)
@@ -179,7 +180,7 @@ def names_of(h: Harness) -> World:
 # ---------------------------------------------------------------- the transition relation, built once
 
 
-def solver_holding(e: Encoding, facts: list) -> z3.Solver:
+def solver_holding(e: TransitionSystem, facts: list) -> z3.Solver:
     """An incremental bit-vector solver (bit-blasted to SAT) holding `facts`. Its decisions take a
     random phase, so that a query's random_seed gives varied models."""
     solver = z3.SolverFor("QF_BV", ctx=e.ctx)
@@ -202,8 +203,8 @@ class Relation:
     steps: z3.Solver
 
     @property
-    def e(self) -> Encoding:
-        return self.unrolling.encoding
+    def e(self) -> TransitionSystem:
+        return self.unrolling.system
 
     def assumptions(self, ruleset: RuleSet, depth: int | None = None) -> list:
         """The rules in force in `ruleset` (the harness's rule set less some rules), and with
@@ -217,7 +218,7 @@ class Relation:
 @cache
 def relation(h: Harness) -> Relation:
     u = Unrolling(h.ruleset, replace(h.scope, depth=MAX_DEPTH), rules_as_facts=False)
-    return Relation(u, solver_holding(u.encoding, u.facts + u.steps), solver_holding(u.encoding, u.encoding.trans(0)))
+    return Relation(u, solver_holding(u.system, u.facts + u.steps), solver_holding(u.system, u.system.trans(0)))
 
 
 @dataclass(frozen=True)
@@ -225,7 +226,7 @@ class Query:
     """Facts about a run asked of a solver that holds the transition relation, under assumptions
     (the rules in force, the number of steps, the card types)."""
 
-    e: Encoding
+    e: TransitionSystem
     solver: z3.Solver
     assumptions: list
     names: World
@@ -349,11 +350,10 @@ def plausible_actions(world: World, state: GameState):
 
 def card_player_zone(world: World, kind: ActionKind):
     """The (card, player, zone) fields `kind` takes: a field it does not use stays None."""
-    cards = [None] if kind in NO_CARD else range(len(world.slots))
-    zones = list(Zone) if kind is K.REORDER else [None]
+    cards = range(len(world.slots)) if spec(kind).takes_card else [None]
+    zones = list(Zone) if spec(kind).names_zone else [None]
     for card, zone in product(cards, zones):
-        takes_player = kind in USES_PLAYER and not (kind is K.REORDER and zone is Zone.STACK)
-        for player in range(world.players) if takes_player else (None,):
+        for player in range(world.players) if spec(kind).takes_player(zone) else (None,):
             yield card, player, zone
 
 
@@ -371,7 +371,7 @@ def listed_cards(world: World, state: GameState, kind: ActionKind, player: int |
 
 def owners_choices(world: World, kind: ActionKind, card: int | None) -> tuple[bool, ...]:
     """`to_command`: a move of a commander may put it into the command zone instead."""
-    return (False, True) if kind in MOVES_CARD and card in commanders_among(world.slots) else (False,)
+    return (False, True) if spec(kind).moves_card and card in commanders_among(world.slots) else (False,)
 
 
 def commanders_among(slots) -> list[int]:
@@ -445,7 +445,7 @@ def legal_runs(draw, length: int = MAX_DEPTH, h: Harness = CURRENT_HARNESS, base
 # ---------------------------------------------------------------- fixing a run in the encoding
 
 
-def run_facts(e: Encoding, states: list[GameState], actions: list[Action], fixed_states) -> list:
+def run_facts(e: TransitionSystem, states: list[GameState], actions: list[Action], fixed_states) -> list:
     """Facts fixing every action of a run and the states numbered in `fixed_states`, with what the
     step before each showed (a run's first state has no step before it in the query)."""
     fixed = [f for t in fixed_states for f in e.state_is(t, states[t]) + (e.shown_is(t, states[t]) if t else [])]
@@ -757,17 +757,17 @@ def constrained_models(draw, h: Harness = CURRENT_HARNESS):
     return removed, depth, extra, seed
 
 
-def extra_fact(e: Encoding, constraint: tuple):
+def extra_fact(e: TransitionSystem, constraint: tuple):
     what, where, value = constraint
     if what == "kind":
-        return e.step(where).kind == e.kind_c[value]
+        return e.step(where).kind == e.codes.kind[value]
     if what == "card":
-        return e.step(where).card == e.slot_c[value]
+        return e.step(where).card == e.codes.slot[value]
     if what == "to_command":
         return e.step(where).to_command
     if what == "pick":
         return e.step(where).pick[value]
-    return e.card_type[where] == e.type_c[value]
+    return e.card_type[where] == e.codes.type[value]
 
 
 @DIFFERENTIAL
@@ -821,7 +821,7 @@ def test_every_encoder_model_of_the_other_bases_replays_in_the_interpreter(base,
     removed, _, _, actions = data.draw(legal_runs(length=MAX_DEPTH - 1, base=base), label="run")
     q = whole_runs(harness_for(base), removed, (), len(actions))
     q.solver.set("random_seed", seed)
-    answer = q.check([q.e.step(t).kind == q.e.kind_c[a.kind] for t, a in enumerate(actions)])
+    answer = q.check([q.e.step(t).kind == q.e.codes.kind[a.kind] for t, a in enumerate(actions)])
     assert answer == z3.sat, "the kinds of a legal interpreter run have no model"
     the_model_replays(q, base.without(list(removed)), len(actions))
 
@@ -833,7 +833,7 @@ def test_transition_constraints_do_not_depend_on_the_removed_rules():
     """The premise of building each harness's relation once: the rule literals' values are all
     that differs between rule sets with different rules removed, and the assumptions give them."""
     removed = ["400.3", "400.7", "401.7", "111.8", "400.12"]
-    full, partial = Encoding(CURRENT, scope(1)), Encoding(CURRENT.without(removed), scope(1))
+    full, partial = TransitionSystem(CURRENT, scope(1)), TransitionSystem(CURRENT.without(removed), scope(1))
     assert [f.sexpr() for f in full.init() + full.trans(0)] == [f.sexpr() for f in partial.init() + partial.trans(0)]
     assumed = relation(CURRENT_HARNESS).assumptions(CURRENT.without(removed))
     assert [f.sexpr() for f in assumed] == [f.sexpr() for f in partial.rule_values()]

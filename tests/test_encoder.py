@@ -3,7 +3,7 @@
 import pytest
 import z3
 
-from zoneproof.encoder import Encoding
+from zoneproof.encode.system import TransitionSystem
 from zoneproof.model import Scope, Zone
 from zoneproof.ruleset import builtin_names, load_ruleset
 from zoneproof.solver import Answer, check, new_solver
@@ -12,7 +12,7 @@ from zoneproof.solver import Answer, check, new_solver
 def test_unsat_core_names_the_rule_that_forbids_an_outcome():
     """Under mtg-current no card of A's can be in B's graveyard after two actions; asked with the
     rule literals as assumptions, Z3 names 400.3 as the rule that forbids it."""
-    encoding = Encoding(load_ruleset("mtg-current"), Scope(depth=2))
+    encoding = TransitionSystem(load_ruleset("mtg-current"), Scope(depth=2))
     solver = new_solver(encoding.ctx, 0)
     solver.add(encoding.init())
     solver.add(encoding.trans(0))
@@ -20,26 +20,26 @@ def test_unsat_core_names_the_rule_that_forbids_an_outcome():
     later = encoding.state(2)
     a_cards = [c for c, slot in enumerate(encoding.slots) if slot.owner == 0]
     solver.add(z3.Or([
-        z3.And(later.zone[c] == encoding.zone_c[Zone.GRAVEYARD], later.whose[c] == encoding.player_c[1])
+        z3.And(later.zone[c] == encoding.codes.zone[Zone.GRAVEYARD], later.whose[c] == encoding.codes.player[1])
         for c in a_cards
     ]))
     answer = check(solver, encoding.rule_values(), 60_000)
     assert answer.answer is Answer.UNSAT
     assert "rule[400.3]" in answer.core
 
-    without = Encoding(load_ruleset("mtg-current").without(["400.3"]), Scope(depth=2))
+    without = TransitionSystem(load_ruleset("mtg-current").without(["400.3"]), Scope(depth=2))
     solver = new_solver(without.ctx, 0)
     solver.add(without.init() + without.trans(0) + without.trans(1))
     later = without.state(2)
     solver.add(z3.Or([
-        z3.And(later.zone[c] == without.zone_c[Zone.GRAVEYARD], later.whose[c] == without.player_c[1])
+        z3.And(later.zone[c] == without.codes.zone[Zone.GRAVEYARD], later.whose[c] == without.codes.player[1])
         for c in a_cards
     ]))
     assert check(solver, without.rule_values(), 60_000).answer is Answer.SAT
 
 
 def test_rule_literals_are_named_by_rule_number():
-    encoding = Encoding(load_ruleset("mtg-current").without(["400.7"]), Scope(depth=1))
+    encoding = TransitionSystem(load_ruleset("mtg-current").without(["400.7"]), Scope(depth=1))
     values = {str(v) for v in encoding.rule_values()}
     assert "rule[400.3]" in values and "Not(rule[400.7])" in values
     assert len(values) == len(load_ruleset("mtg-current").rules)
@@ -52,8 +52,8 @@ def test_later_steps_are_the_first_step_renamed(name):
     look where the rule set has them), so that every check sees the same formula either way."""
     ruleset = load_ruleset(name)
     for scope in (ruleset.scope_for(Scope(depth=4)), ruleset.scope_for(Scope(players=4, cards=1, depth=4, team_size=2))):
-        encoding = Encoding(ruleset, scope)
+        encoding = TransitionSystem(ruleset, scope)
         for t in range(scope.depth):
-            renamed, built = encoding.trans(t), encoding._build_trans(t)
+            renamed, built = encoding.trans(t), encoding.built(t)
             assert len(renamed) == len(built)
             assert all(a.eq(b) for a, b in zip(renamed, built)), f"step {t} of {name} differs"

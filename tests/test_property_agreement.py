@@ -25,7 +25,8 @@ from tests.test_differential import (
     harness_for,
     legal_runs,
 )
-from zoneproof.encoder import Encoding, SymbolicBackend
+from zoneproof.encode.backend import SymbolicBackend
+from zoneproof.encode.system import TransitionSystem
 from zoneproof.evaluate import ConcreteBackend, evaluate
 from zoneproof.interpreter import sees
 from zoneproof.properties import PropertyKind, stock_properties
@@ -42,7 +43,7 @@ def variable_and_value(equality):
 @cache
 def encoding_of(base):
     """The variables of the differential tests' encoding of `base` (no transition relation)."""
-    return Encoding(base, harness_for(base).scope)
+    return TransitionSystem(base, harness_for(base).scope)
 
 
 @cache

@@ -11,7 +11,7 @@ import pytest
 import z3
 
 from zoneproof.cli import main
-from zoneproof.encoder import Encoding
+from zoneproof.encode.system import TransitionSystem
 from zoneproof.interpreter import World, apply, check_initial, sees
 from zoneproof.model import Action, ActionKind, CardType, GameState, Scope, Zone, initial_state, slots_for
 from zoneproof.ruleset import RuleSet, load_ruleset
@@ -110,7 +110,7 @@ def encoder_agrees(ruleset: RuleSet, removed: list[str], scope: Scope, actions: 
     the encoder's sees(p, c) is the interpreter's for every player and object."""
     w, start = world(ruleset.without(removed), scope)
     states = run(w, start, actions)
-    e = Encoding(ruleset.without(removed), replace(scope, depth=1))
+    e = TransitionSystem(ruleset.without(removed), replace(scope, depth=1))
     for t, action in enumerate(actions):
         solver = z3.SolverFor("QF_BV", ctx=e.ctx)
         solver.add(e.rule_values() + e.types_are(w.card_types) + e.trans(0) + e.state_is(0, states[t]) + e.action_is(0, action))

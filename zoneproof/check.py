@@ -14,10 +14,12 @@ from functools import partial
 
 import z3
 
-from .encoder import Encoding, SymbolicBackend
+from .encode.backend import SymbolicBackend
+from .encode.system import TransitionSystem
+from .encode.variables import Codes
 from .evaluate import evaluate, int_reach, orders_objects
 from .interpreter import World
-from .model import Scope
+from .model import Scope, slots_for
 from .properties import Property, PropertyKind
 from .replay import execute, first_violation, witnesses
 from .ruleset import Expectation, RuleSet
@@ -91,10 +93,10 @@ class Unrolling:
     def __init__(self, ruleset: RuleSet, scope: Scope, props: list[Property] = (), rules_as_facts: bool = True):
         """With `rules_as_facts` false the rule literals are left open: each query passes the rules
         in force as assumptions (`rule_assumptions`), so one solver serves many removals (coverage)."""
-        bound = Encoding(ruleset, scope).variable_bound()
-        self.encoding = Encoding(ruleset, scope, max([int_reach(p, bound) for p in props], default=0))
+        bound = Codes.variable_bound(scope, slots_for(scope))
+        self.system = TransitionSystem(ruleset, scope, max([int_reach(p, bound) for p in props], default=0))
         self.depth = scope.depth
-        e = self.encoding
+        e = self.system
         self.active = [z3.Bool(f"active@{t}", e.ctx) for t in range(scope.depth)]
         self.rules = e.rule_values() if rules_as_facts else []
         self.facts = e.init() + self.rules
@@ -107,7 +109,7 @@ class Unrolling:
         """The property fails at state k (an `always` property) or on the step into state k."""
         key = (prop.id, k)
         if key not in self._violations:
-            e = self.encoding
+            e = self.system
             at = k if prop.kind is PropertyKind.ALWAYS else k - 1
             bad = Not(evaluate(prop, SymbolicBackend(e, at), e.slots, e.players))
             self._violations[key] = And(self.active[k - 1], bad) if k > 0 else bad
@@ -125,7 +127,7 @@ class Unrolling:
 
     def rule_assumptions(self, ruleset: RuleSet) -> list:
         """The rule literals' values for `ruleset` (this file with some rules removed)."""
-        e = self.encoding
+        e = self.system
         return [Not(lit) if rule_id in ruleset.removed else lit for rule_id, lit in e.rule_literal.items()]
 
     def query(self, goal_at: Callable[[int], z3.BoolRef], first: int, bound: int, seed: int, timeout_ms: float,
@@ -138,10 +140,10 @@ class Unrolling:
         goal = Or([goal_at(k) for k in range(first, bound + 1)])
         if solver is not None:
             self._goals += 1
-            flag = z3.Bool(f"goal#{self._goals}", self.encoding.ctx)
+            flag = z3.Bool(f"goal#{self._goals}", self.system.ctx)
             solver.add(Implies(flag, goal))
             return check(solver, [flag, *assumptions], timeout_ms)
-        solver = new_solver(self.encoding.ctx, seed)
+        solver = new_solver(self.system.ctx, seed)
         solver.add(self.facts)
         solver.add(self.steps[:bound] if bound < self.depth else self.steps)
         solver.add(goal)
@@ -184,7 +186,7 @@ class Unrolling:
 
     def incremental(self, seed: int) -> z3.Solver:
         """A solver holding the whole unrolling, for many queries that are each quick (lint)."""
-        solver = new_solver(self.encoding.ctx, seed)
+        solver = new_solver(self.system.ctx, seed)
         solver.add(self.facts)
         solver.add(self.steps)
         return solver
@@ -356,7 +358,7 @@ def _check_one(unrolling: Unrolling, ruleset, prop, scope, seed, timeout, setup,
             return result(Verdict.UNKNOWN, scope.depth, reason=f"{search.unknown} (no violation up to depth {bound} could be ruled out)")
         return result(Verdict.HOLDS, scope.depth, inductive=bool(proved))
     k, model = search.found
-    trace, problem = counterexample(unrolling.encoding, model, k, ruleset, prop, scope, seed)
+    trace, problem = counterexample(unrolling.system, model, k, ruleset, prop, scope, seed)
     if problem:
         return result(Verdict.ERROR, k, reason=problem)
     world = World.of(ruleset, trace.slots, trace.card_types, scope)
@@ -364,10 +366,10 @@ def _check_one(unrolling: Unrolling, ruleset, prop, scope, seed, timeout, setup,
     return result(Verdict.VIOLATED, k, trace, "" if search.least else "a shorter counterexample was not ruled out in time", found)
 
 
-def counterexample(encoding: Encoding, model, k: int, ruleset: RuleSet, prop: Property, scope: Scope, seed: int):
+def counterexample(system: TransitionSystem, model, k: int, ruleset: RuleSet, prop: Property, scope: Scope, seed: int):
     """(trace, None) for a model that replays in the interpreter, else (None, what went wrong)."""
-    card_types, states, actions = encoding.decode(model, k)
-    world = World.of(ruleset, encoding.slots, card_types, scope)
+    card_types, states, actions = system.decode(model, k)
+    world = World.of(ruleset, system.slots, card_types, scope)
     steps, mismatch = execute(world, states[0], actions, recorded=states[1:])
     if mismatch:
         return None, f"the counterexample found by Z3 does not replay in the interpreter: {mismatch}"

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 import z3
 
 from .check import CheckResult, Verdict, check_properties
-from .encoder import Encoding
+from .encode.system import TransitionSystem
 from .interpreter import IllegalAction, World, apply
 from .model import ActionKind, GameState, Scope, Step
 from .properties import Property
@@ -142,7 +142,7 @@ class _Product:
     def __init__(self, a: RuleSet, b: RuleSet, scope: Scope):
         ctx = z3.Context()
         self.scope = scope
-        self.enc = {"a": Encoding(a, scope, ctx=ctx, literal_prefix="a:"), "b": Encoding(b, scope, ctx=ctx, literal_prefix="b:")}
+        self.enc = {"a": TransitionSystem(a, scope, ctx=ctx, literal_prefix="a:"), "b": TransitionSystem(b, scope, ctx=ctx, literal_prefix="b:")}
         ea, eb = self.enc["a"], self.enc["b"]
         self.ctx = ctx
         self.facts = ea.init() + eb.init() + ea.rule_values() + eb.rule_values()
@@ -162,7 +162,7 @@ class _Product:
             later = z3.Or(self.last[t + 1:]) if t + 1 < depth else z3.BoolVal(False, ctx)
             solver.add(z3.Implies(later, z3.And(self.trans["a"][t], self.trans["b"][t])))
             kind = e.step(t).kind
-            chosen = z3.Or([z3.And(kind == e.kind_c[k], ok) for k, ok in self.kind_ok.items()])
+            chosen = z3.Or([z3.And(kind == e.codes.kind[k], ok) for k, ok in self.kind_ok.items()])
             solver.add(z3.Implies(self.last[t], z3.And(self.trans[allowing][t], z3.Not(self.trans[refusing][t]), chosen)))
         solver.add(z3.Or(self.last))
         return solver
@@ -215,7 +215,7 @@ def _last_step(product: _Product, model) -> int:
     return next(t for t, x in enumerate(product.last) if z3.is_true(model.eval(x, model_completion=True)))
 
 
-def _replay(e: Encoding, model, t: int, kind: ActionKind, allowing: RuleSet, refusing: RuleSet):
+def _replay(e: TransitionSystem, model, t: int, kind: ActionKind, allowing: RuleSet, refusing: RuleSet):
     """The run in the interpreter under both sides; a BehaviourDifference, or a Problem (checker bug)."""
     card_types, states, actions = e.decode(model, t + 1)
     where = f"the {kind.value} run that {allowing.label} allows and {refusing.label} forbids"

@@ -166,7 +166,7 @@ class _Prober:
 
     def __init__(self, unrolling: Unrolling, ruleset: RuleSet, scope: Scope, seed: int, timeout: float):
         self.unrolling = unrolling
-        self.encoding = unrolling.encoding
+        self.system = unrolling.system
         self.ruleset = ruleset
         self.scope = scope
         self.seed = seed
@@ -197,7 +197,7 @@ class _Prober:
             verdict = Verdict.UNKNOWN if search.unknown else Verdict.HOLDS
             return CheckResult(self.ruleset, prop, verdict, self.scope.depth, time.monotonic() - started, reason=search.unknown)
         k, model = search.found
-        trace, problem = counterexample(self.encoding, model, k, self.ruleset, prop, self.scope, self.seed)
+        trace, problem = counterexample(self.system, model, k, self.ruleset, prop, self.scope, self.seed)
         if problem:
             return CheckResult(self.ruleset, prop, Verdict.ERROR, k, time.monotonic() - started, reason=problem)
         return CheckResult(self.ruleset, prop, Verdict.VIOLATED, k, time.monotonic() - started, trace)
@@ -316,7 +316,7 @@ def _rule_finding(prober: _Prober, rule_id: str) -> RuleFinding:
     if rule.behaviour is Behaviour.DOCUMENTED:
         reason = f"restates {rule.restates}" if rule.restates else "constrains no transition"
         return RuleFinding(rule_id, Status.DOCUMENTED, reason)
-    e = prober.encoding
+    e = prober.system
     if not z3.is_false(e.visibility_without(0, rule_id)):
         view = prober.least(lambda k: prober.unrolling.reached(k, e.visibility_without(k, rule_id)), 0, scope.depth)
         if view.found is not None:
@@ -334,7 +334,7 @@ def _unchanging_rules(prober: _Prober, rule_ids: list[str]) -> dict[str, RuleFin
     """DEAD findings, keyed by rule, for rules whose removal one query per step proves changes no
     step (for rules that decide no player's view); the others, or all when a query finds a
     change or no answer, are left to `_rule_finding`."""
-    e, depth = prober.encoding, prober.scope.depth
+    e, depth = prober.system, prober.scope.depth
     rule_ids = [r for r in rule_ids if z3.is_false(e.visibility_without(0, r)) and _rule(prober.ruleset, r).behaviour is not Behaviour.DOCUMENTED]
     if not rule_ids:
         return {}
@@ -460,7 +460,7 @@ def _rule_solver(e, ruleset: RuleSet, seed: int) -> tuple[z3.Solver, dict[str, z
 
 def initial_conflict(ruleset: RuleSet, scope: Scope, seed: int, timeout: float) -> Conflict | None:
     """The rules that make the start of a game impossible, if any."""
-    e = Unrolling(ruleset, replace(scope, depth=0)).encoding
+    e = Unrolling(ruleset, replace(scope, depth=0)).system
     solver, literals = _rule_solver(e, ruleset, seed)
     solver.add(e.init())
     core = _minimal_core(solver, literals, timeout)
@@ -471,7 +471,7 @@ def initial_conflict(ruleset: RuleSet, scope: Scope, seed: int, timeout: float) 
 
 def event_conflict(prober: _Prober) -> Conflict | None:
     """The first reachable state where some action applies to its target but has no legal outcome."""
-    e, ruleset, scope, seed, timeout = prober.encoding, prober.ruleset, prober.scope, prober.seed, prober.timeout
+    e, ruleset, scope, seed, timeout = prober.system, prober.ruleset, prober.scope, prober.seed, prober.timeout
     search = prober.least(prober.before_step(e.no_outcome), 0, scope.depth - 1)
     if search.found is None:
         return None

@@ -168,6 +168,10 @@ class RuleSet:
         ids = self.rules_for(behaviour, zone)
         return ids[0] if ids else None
 
+    def declares_hidden(self, zone: Zone) -> bool:
+        """Whether the file declares the zone hidden (`hidden = true`)."""
+        return any(d.zone is zone and d.hidden for d in self.zones)
+
     def allows(self, kind: ActionKind) -> bool:
         return any(a.kind is kind for a in self.actions)
 

@@ -1,0 +1,116 @@
+"""A Z3 model of an unrolled transition system, back to card types, states and actions."""
+
+from __future__ import annotations
+
+import z3
+
+from ..model import (
+    ORDERED_ZONES,
+    PERSONAL_ZONES,
+    PLAYER_FIELDS,
+    Action,
+    ActionKind,
+    CardType,
+    GameState,
+    ObjectState,
+    PlayerState,
+    Zone,
+    zone_key,
+)
+from .variables import BOOL_PLAYER_FIELDS
+
+K = ActionKind
+
+
+def decode(system, model: z3.ModelRef, depth: int, final_state: bool = True) -> tuple[tuple[CardType, ...], list[GameState], list[Action]]:
+    """Card types, states 0..depth and actions 0..depth-1 of a model. Without `final_state` the
+    last action is one the rules leave with no outcome (lint's conflicts): state `depth` is
+    free in the model, so it is not decoded, and the last action records no order."""
+
+    def as_int(expr) -> int:
+        return model.eval(expr, model_completion=True).as_long()
+
+    def as_bool(expr) -> bool:
+        return z3.is_true(model.eval(expr, model_completion=True))
+
+    zones = list(Zone)
+    players = list(range(system.players)) + [None]
+    slots = range(len(system.slots))
+    slot_index = list(slots) + [None]
+    kinds = list(ActionKind)
+    types = list(CardType)
+
+    card_types = tuple(types[as_int(x)] for x in system.card_type)
+    states = []
+    for t in range(depth + 1 if final_state else depth):
+        s = system.state(t)
+        where = [(zones[as_int(s.zone[c])], players[as_int(s.whose[c])]) for c in slots]
+        states.append(GameState(tuple(
+            ObjectState(
+                zone=where[c][0],
+                whose=where[c][1],
+                controller=players[as_int(s.controller[c])],
+                pos=as_int(s.pos[c]),
+                gen=as_int(s.gen[c]),
+                face_down=as_bool(s.face_down[c]),
+                counters=as_int(s.counters[c]),
+                tapped=as_bool(s.tapped[c]),
+                attached=as_bool(s.attached[c]),
+                effect=as_bool(s.effect[c]),
+                revealed=as_bool(s.revealed[c]),
+                fresh=as_bool(s.fresh[c]),
+                shown=tuple(p for p in range(system.players) if as_bool(system.shown(t, p, c))),
+            )
+            for c in slots
+        ), _players(system, s, as_int, as_bool), system.player_records and as_bool(s.started)))
+    actions = []
+    for t in range(depth):
+        a = system.step(t)
+        kind = kinds[as_int(a.kind)]
+        zone = zones[as_int(a.zone)]
+        player = players[as_int(a.player)]
+        actions.append(Action(
+            kind=kind,
+            card=slot_index[as_int(a.card)],
+            player=player,
+            n=as_int(a.n),
+            zone=None if zone is Zone.NOWHERE else zone,
+            order=reordered_piles(kind, player, zone, states[t], states[t + 1]) if t + 1 < len(states) else (),
+            cards=tuple(c for c in slots if as_bool(a.pick[c])),
+            to_command=as_bool(a.to_command),
+        ))
+    return card_types, states, actions
+
+
+def _players(system, s, as_int, as_bool) -> tuple[PlayerState, ...]:
+    if not system.player_records:
+        return ()
+    return tuple(
+        PlayerState(**{f: (as_bool if f in BOOL_PLAYER_FIELDS else as_int)(s.player(f, p)) for f in PLAYER_FIELDS})
+        for p in range(system.players)
+    )
+
+
+def reordered_piles(kind: ActionKind, player: int | None, zone: Zone, before: GameState, after: GameState):
+    """The `order` record of an action: the new top-to-bottom order of each pile it reordered."""
+    if kind is K.SHUFFLE:
+        keys = [(Zone.LIBRARY, player)]
+    elif kind is K.REORDER:
+        keys = [(zone, player)]
+    elif kind is K.MULLIGAN:
+        # a partial Paris mulligan (903.8) sets cards aside in exile and draws from the top: no shuffle
+        set_aside = any(o.zone is Zone.HAND and o2.zone is Zone.EXILE for o, o2 in zip(before.objects, after.objects))
+        keys = [] if set_aside else [(Zone.LIBRARY, player)]
+    elif kind is K.KEEP:
+        returned = any(o.zone is Zone.EXILE and o2.zone is Zone.LIBRARY for o, o2 in zip(before.objects, after.objects))
+        keys = [(Zone.LIBRARY, player)] if returned else []
+    elif kind is K.SHUFFLE_HAND_INTO_LIBRARY:
+        receivers = sorted({
+            after.objects[c].whose
+            for c, (o, o2) in enumerate(zip(before.objects, after.objects))
+            if o.zone is Zone.HAND and o2.zone is Zone.LIBRARY
+        })
+        keys = [(Zone.LIBRARY, q) for q in receivers]
+    else:
+        return ()
+    return tuple((zone_key(z, p), tuple(reversed(after.zone_members(z, p)))) for z, p in keys)

@@ -1,0 +1,141 @@
+"""Cone-of-influence slicing: the parts of the state and the action kinds a property depends on.
+
+A part (an object field, the pile order, a player record) is needed when the property reads it,
+when a guard of a kept action reads it, or when what a kept action makes of a needed part reads it.
+An action kind is kept when it changes a needed part. Every other action changes nothing the
+property can see: in a run it only stands still, so leaving it out removes no violation and makes
+none shorter. For a `step` property, a standing-still step could itself be the violation (the
+property may speak of the action); a kind whose steps can violate it that way is kept too. The
+slice is exact: the same verdicts and the same shortest depths as the whole system (tested).
+
+What each action reads and writes is read off the constraints the encoder builds (the variables in
+each piece), not declared anywhere by hand.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import z3
+
+from ..model import ActionKind
+from ..properties import Property, PropertyKind
+from ..solver import Answer, check, new_solver
+from ..terms import And, Not
+from .backend import SymbolicBackend
+from .system import GUARD, Slice, TransitionSystem
+from .variables import ASSIGNED_FIELDS
+
+# Parts every action's guard reads in practice; kept always so that the fixpoint starts near its end.
+ALWAYS = frozenset({"zone", "whose", "controller"})
+STEP_VARIABLE_PARTS = {"src.zone": "pos", "src.whose": "pos", "src.pos": "pos", "dst.zone": "pos", "dst.whose": "pos", "dst.pos": "pos",
+                       "moves": "pos", "permuted": "order", "reentering": "order", "above": "order"}
+
+
+def part_of(name: str) -> str | None:
+    """The state part a variable belongs to (`zone[A1]@2` -> zone, `above[A1,A2]@2` -> order), or
+    None for the action's own fields, card types and rule literals, which are not parts."""
+    base = name.split("@")[0].split("[")[0]
+    if base in STEP_VARIABLE_PARTS:
+        return STEP_VARIABLE_PARTS[base]
+    if base.startswith(("action.", "type", "rule", "active", "goal")) or ":" in base:
+        return None
+    return base
+
+
+def parts_read(terms) -> set[str]:
+    """The parts whose variables occur in the terms."""
+    found: set[str] = set()
+    seen: set[int] = set()
+    pending = list(terms)
+    while pending:
+        term = pending.pop()
+        key = term.get_id()
+        if key in seen:
+            continue
+        seen.add(key)
+        if z3.is_const(term) and term.decl().kind() == z3.Z3_OP_UNINTERPRETED:
+            part = part_of(term.decl().name())
+            if part is not None:
+                found.add(part)
+        else:
+            pending.extend(term.children())
+    return found
+
+
+def _is_frame(term) -> bool:
+    """`x@t+1 == x@t` for one variable, possibly under an implication: a part left as it was."""
+    if z3.is_implies(term):
+        term = term.arg(1)
+    if not z3.is_eq(term):
+        return False
+    left, right = term.arg(0), term.arg(1)
+    if not (z3.is_const(left) and z3.is_const(right)):
+        return False
+    a, b = left.decl().name(), right.decl().name()
+    return a.split("@")[0] == b.split("@")[0] and a != b
+
+
+class Dependencies:
+    """What each kept action of one system reads and changes, from its step-1 pieces."""
+
+    def __init__(self, system: TransitionSystem):
+        self.system = system
+        pieces = system.pieces(1)
+        self.common = {part: parts_read(terms) for part, terms in pieces.common.items()}
+        self.guard = {k: parts_read(p.get(GUARD, [])) for k, p in pieces.kinds.items()}
+        self.reads = {k: {part: parts_read(terms) for part, terms in p.items() if part != GUARD} for k, p in pieces.kinds.items()}
+        self.writes = {
+            k: {part for part, terms in p.items() if part != GUARD and not all(_is_frame(x) for x in terms)}
+            for k, p in pieces.kinds.items()
+        }
+
+    def closure(self, needed: set[str], forced: set[ActionKind]) -> tuple[set[str], set[ActionKind]]:
+        needed = set(needed) | ALWAYS | self.common.get(GUARD, set())
+        while True:
+            kinds = {k for k in self.system.kinds if self.writes.get(k, set()) & needed} | forced
+            grown = set(needed)
+            for k in kinds:
+                grown |= self.guard.get(k, set())
+                grown |= {x for part in needed for x in self.reads.get(k, {}).get(part, set())}
+            for part in needed:
+                grown |= self.common.get(part, set())
+            if grown == needed:
+                return needed, kinds
+            needed = grown
+
+
+def property_parts(system: TransitionSystem, props: list[Property]) -> set[str]:
+    """The parts the properties read (at a step in the middle of a run, so that a step property's
+    primed functions are read too)."""
+    from ..evaluate import evaluate
+    terms = [evaluate(p, SymbolicBackend(system, 1), system.slots, system.players) for p in props]
+    return parts_read(terms)
+
+
+def slice_for(ruleset, scope, props: list[Property], int_reach: int = 0) -> Slice:
+    """The slice of the rule set's system within the scope that the properties depend on."""
+    full = TransitionSystem(ruleset, scope, int_reach)
+    deps = Dependencies(full)
+    needed, kinds = deps.closure(property_parts(full, props), set())
+    if any(p.kind is PropertyKind.STEP for p in props):
+        while True:
+            visible = {k for k in full.kinds if k not in kinds and _standstill_violates(full, props, k, needed)}
+            if not visible:
+                break
+            needed, kinds = deps.closure(needed, kinds | visible)
+    return Slice(frozenset(kinds), frozenset(needed))
+
+
+def _standstill_violates(system: TransitionSystem, props: list[Property], kind: ActionKind, needed: set[str]) -> bool:
+    """Whether a step of `kind` that leaves every needed part as it was can violate a step property
+    (from any state: an over-approximation, so a kind it cannot rule out is kept)."""
+    from ..evaluate import evaluate
+    s, s2, a = system.state(1), system.state(2), system.step(1)
+    same = [s2.field(f, c) == s.field(f, c) for f in ASSIGNED_FIELDS if f in needed for c in range(len(system.slots))]
+    if "order" in needed:
+        same += [s2.above[pair] == s.above[pair] for pair in s.above]
+    violated = [Not(evaluate(p, SymbolicBackend(system, 1), system.slots, system.players)) for p in props if p.kind is PropertyKind.STEP]
+    solver = new_solver(system.ctx, 0)
+    solver.add(system.rule_values() + same + [a.kind == system.codes.kind[kind], system.codes.any_of(violated)])
+    return check(solver, [], 10_000).answer is not Answer.UNSAT

@@ -1,0 +1,517 @@
+"""The transition system of one rule set within one scope: its initial state and its steps, as Z3
+constraints over time-indexed variables, built from the symbolic halves of the registry.
+
+Every rule's constraints are guarded by a Boolean literal named after the rule (`rule[400.3]`); a
+check asserts the literals of the rules in force (and the negations of the removed ones), or
+passes them as assumptions, so that one encoding serves every set of removed rules.
+
+A step is assembled from pieces, each a list of constraints that either constrains a part of the
+next state (an object field, the pile order, a player record) or says when an action is possible
+(its guard). A slice (slicing.py) keeps the pieces its property depends on and drops the rest.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import combinations
+
+import z3
+
+from ..model import (
+    COMMANDER_TYPES,
+    GAME_ZONES,
+    ORDERED_ZONES,
+    PERSONAL_ZONES,
+    PLAYER_FIELDS,
+    START_ZONE,
+    SPELL_ONLY_TYPES,
+    Action,
+    ActionKind,
+    Behaviour,
+    CardType,
+    GameState,
+    PlayerState,
+    Scope,
+    SlotKind,
+    Zone,
+    slots_for,
+)
+from ..ruleset import RuleSet
+from ..semantics import HOOKS, PlayerUse, Target, spec
+from ..semantics.pregame import encode_may_look
+from ..semantics.step import Effect, SymbolicStep, Transition
+from ..semantics.visibility import encode_shown, encode_sees
+from ..terms import And, If, Implies, Not, Or, Xor, renamed
+from .variables import ASSIGNED_FIELDS, Codes, StateVars, StepVars, record_variables, state_vars, step_vars
+
+K = ActionKind
+# The pieces of a step that speak of no part of the next state: when an action may be taken.
+GUARD = "guard"
+
+
+@dataclass
+class Pieces:
+    """One step's constraints, sorted for slicing: `kinds[k][part]` are action k's constraints
+    (GUARD: when it is possible; a part: what it makes of that part of the next state), under the
+    condition that k is the step's action; `common[part]` hold whatever the action."""
+
+    t: int
+    kinds: dict = field(default_factory=dict)
+    common: dict = field(default_factory=dict)
+
+    def add(self, kind: ActionKind | None, part: str, terms) -> None:
+        table = self.common if kind is None else self.kinds.setdefault(kind, {})
+        table.setdefault(part, []).extend(terms)
+
+
+@dataclass(frozen=True)
+class Slice:
+    """What a transition system keeps: the action kinds (None: all the rule set has) and the parts
+    of the state (None: all of them)."""
+
+    kinds: frozenset | None = None
+    parts: frozenset | None = None
+
+    def keeps_kind(self, kind: ActionKind) -> bool:
+        return self.kinds is None or kind in self.kinds
+
+    def keeps(self, part: str) -> bool:
+        return self.parts is None or part in self.parts
+
+
+EVERYTHING = Slice()
+
+
+class TransitionSystem:
+    """The initial state and step t's constraints of one rule set within one scope, in its own Z3
+    context (or a shared one)."""
+
+    def __init__(self, ruleset: RuleSet, scope: Scope, int_reach: int = 0, ctx: z3.Context | None = None,
+                 literal_prefix: str = "", slice: Slice = EVERYTHING):
+        """`int_reach` bounds the integers the checked properties compute (see evaluate.int_reach);
+        the integer bit-vectors are wide enough for it and for every size, identity and counter.
+
+        Two systems of the same scope given one `ctx` share their state and step variables (a
+        variable is its name, `zone[A1]@3`); distinct `literal_prefix`es keep their rule literals
+        apart (`a:rule[400.3]`). That is the product of two transition relations (see diff.py)."""
+        self.ruleset = ruleset
+        self.scope = scope
+        self.ctx = ctx if ctx is not None else z3.Context()
+        self.slots = slots_for(scope)
+        self.players = scope.players
+        self.codes = Codes(scope, self.slots, self.ctx, int_reach)
+        self.slice = slice
+        self.pregame = ruleset.has_pregame
+        self.player_records = ruleset.tracks_players
+        self.hand = scope.starting_hand
+        self.card_type = [self.codes.var(f"type[{s.name}]", "type") for s in self.slots]
+        self.rule_literal = {r.id: z3.Bool(f"{literal_prefix}rule[{r.id}]", self.ctx) for r in ruleset.rules}
+        self.kinds = tuple(k for k in ActionKind if ruleset.allows(k) and slice.keeps_kind(k))
+        self._on: dict = {}
+        self._states: list[StateVars] = []
+        self._steps: list[StepVars] = []
+        self._sizes: dict = {}
+        self._positions: dict = {}
+        self._trans: dict[int, list] = {}
+        self._pieces: dict[int, Pieces] = {}
+
+    # ---------------------------------------------------------------- rules
+
+    def rule_values(self) -> list:
+        """Rule literals: true for the rules in force, false for the removed ones. A check asserts
+        them as facts (Z3 then simplifies the rules away); an unsat-core query passes them as
+        assumptions instead."""
+        return [Not(lit) if rule_id in self.ruleset.removed else lit for rule_id, lit in self.rule_literal.items()]
+
+    def in_file(self, behaviour: Behaviour) -> bool:
+        """Whether some rule of the file (in force or removed) provides the behaviour: where none
+        does, the encoding leaves out what only that behaviour could make happen."""
+        return any(r.behaviour is behaviour for r in self.ruleset.rules)
+
+    def on(self, behaviour: Behaviour, zone: Zone | None = None) -> z3.BoolRef:
+        """True when some rule of the file that provides the behaviour is in force."""
+        key = (behaviour, zone)
+        if key not in self._on:
+            ids = [r.id for r in self.ruleset.rules if r.behaviour is behaviour and (zone is None or not r.zones or zone in r.zones)]
+            self._on[key] = self.codes.any_of(self.rule_literal[i] for i in ids)
+        return self._on[key]
+
+    def player_field_changes(self, f: str) -> bool:
+        if not self.player_records:
+            return False
+        return self.ruleset.allows(K.SEARCH_LIBRARY) if f == "searched" else self.pregame
+
+    # ---------------------------------------------------------------- variables
+
+    def state(self, t: int) -> StateVars:
+        while len(self._states) <= t:
+            fields = {f: self.player_field_changes(f) for f in PLAYER_FIELDS} if self.player_records else None
+            self._states.append(state_vars(self.codes, len(self._states), fields))
+        return self._states[t]
+
+    def step(self, t: int) -> StepVars:
+        while len(self._steps) <= t:
+            self._steps.append(step_vars(self.codes, len(self._steps)))
+        return self._steps[t]
+
+    def same_pile(self, s: StateVars, c: int, d: int) -> z3.BoolRef:
+        """c and d are in the same ordered zone (the same player's, for a personal one)."""
+        return And(
+            s.zone[c] == s.zone[d],
+            self.codes.zone_is(s.zone[c], ORDERED_ZONES),
+            Or(Not(self.codes.zone_is(s.zone[c], PERSONAL_ZONES)), s.whose[c] == s.whose[d]),
+        )
+
+    def size(self, t: int, zone: Zone, player: int | None):
+        key = (t, zone, player if zone in PERSONAL_ZONES else None)
+        if key not in self._sizes:
+            s, codes = self.state(t), self.codes
+            if zone in PERSONAL_ZONES:
+                members = [And(s.zone[c] == codes.zone[zone], s.whose[c] == codes.player[player]) for c in range(len(self.slots))]
+            else:
+                members = [s.zone[c] == codes.zone[zone] for c in range(len(self.slots))]
+            self._sizes[key] = codes.count(members)
+        return self._sizes[key]
+
+    def position(self, t: int, c: int):
+        """Slot c's position counted from the bottom of its ordered zone in state t (0 elsewhere)."""
+        return self.state(t).pos[c]
+
+    # ---------------------------------------------------------------- the initial state
+
+    def init(self) -> list:
+        s, codes = self.state(0), self.codes
+        facts = []
+        for c, slot in enumerate(self.slots):
+            zone = START_ZONE[slot.kind.value]
+            facts += [
+                s.zone[c] == codes.zone[zone],
+                s.whose[c] == codes.player[slot.owner],
+                s.controller[c] == codes.player[slot.owner],
+                s.gen[c] == 0,
+                s.counters[c] == 0,
+                Not(s.face_down[c]),
+                Not(s.tapped[c]),
+                Not(s.attached[c]),
+                Not(s.effect[c]),
+                Not(s.revealed[c]),
+            ]
+            facts += [Implies(self.on(Behaviour.ZONE_CLOSED, z), s.zone[c] != codes.zone[z]) for z in self.closable_zones()]
+            if slot.is_token:
+                facts.append(self.card_type[c] == codes.type[CardType.CREATURE])
+            elif slot.is_commander:
+                facts.append(Not(s.fresh[c]))
+                facts.append(codes.any_of(self.card_type[c] == codes.type[t] for t in COMMANDER_TYPES))
+            else:
+                facts.append(codes.any_of(self.card_type[c] == v for v in codes.type.values()))
+        facts += [s.pos[c] == codes.int(self.start_position(c)) for c in range(len(self.slots))]
+        decks = [c for c, slot in enumerate(self.slots) if slot.kind is SlotKind.CARD]
+        facts += [s.is_above(c, d) == (self.start_position(c) > self.start_position(d)) for c, d in combinations(decks, 2)
+                  if self.slots[c].owner == self.slots[d].owner]
+        if self.player_records:
+            facts += self.players_are(0, tuple(PlayerState() for _ in range(self.players)), started=False)
+        return facts
+
+    def closable_zones(self) -> list[Zone]:
+        """The zones some rule of the file may close (see Behaviour.ZONE_CLOSED)."""
+        return [z for z in GAME_ZONES if any(r.behaviour is Behaviour.ZONE_CLOSED and z in r.zones for r in self.ruleset.rules)]
+
+    def start_position(self, c: int) -> int:
+        """Deck cards are named by where they start: A1 on top of A's library (position from the
+        bottom is cards - 1). The cards of a deck are interchangeable (each card's type is left to the
+        solver), so fixing their names this way breaks a symmetry without losing any behaviour."""
+        slot = self.slots[c]
+        if slot.kind is not SlotKind.CARD:
+            return 0
+        deck = [x.index for x in self.slots if x.owner == slot.owner and x.kind is SlotKind.CARD]
+        return len(deck) - 1 - deck.index(c)
+
+    # ---------------------------------------------------------------- steps
+
+    def trans(self, t: int) -> list:
+        """The constraints of step t (built once: lint asks for the same step once per rule). Steps 0
+        and 1 are built (step 0 may differ: no step comes before it); every later step is step 1
+        with its variables renamed, which Z3 does several times faster than building it again."""
+        if t not in self._trans:
+            self._trans[t] = self._renamed(t) if t > 1 else self.built(t)
+        return list(self._trans[t])
+
+    def built(self, t: int) -> list:
+        """Step t's constraints built from its pieces (`trans` renames step 1 instead, after it)."""
+        return self._assemble(self.pieces(t))
+
+    def _renamed(self, t: int) -> list:
+        """Step 1's constraints with every state's and step's variables moved t - 1 on."""
+        template = self.trans(1)
+        shift = t - 1
+        records = [(self.state(i), self.state(i + shift)) for i in (0, 1, 2)]
+        records += [(self.step(i), self.step(i + shift)) for i in (0, 1)]
+        return renamed(template, [pair for old, new in records for pair in zip(record_variables(old), record_variables(new))])
+
+    def _assemble(self, pieces: Pieces) -> list:
+        """The constraints the slice keeps: each kept action's guard and kept parts, under its
+        kind; the common constraints of the kept parts."""
+        a = self.step(pieces.t)
+        facts = list(pieces.common.get(GUARD, []))
+        for part, terms in pieces.common.items():
+            if part != GUARD and self.slice.keeps(part):
+                facts += terms
+        for kind in self.kinds:
+            body = [x for part, terms in pieces.kinds.get(kind, {}).items() if part == GUARD or self.slice.keeps(part) for x in terms]
+            facts.append(Implies(a.kind == self.codes.kind[kind], self.codes.all_of(body)))
+        return facts
+
+    def pieces(self, t: int) -> Pieces:
+        """Step t's constraints, sorted by what they speak of (see Pieces)."""
+        if t in self._pieces:
+            return self._pieces[t]
+        step = SymbolicStep(self, t)
+        s, s2, a, codes = step.s, step.s2, step.a, self.codes
+        pieces = Pieces(t)
+        pieces.add(None, GUARD, [codes.any_of(step.kind_is(k) for k in self.kinds)] + self.canonical_fields(step))
+        single = step.kind_in(k for k in self.kinds if spec(k).target is Target.CARD)
+        uses = {"permuted": [], "reentering": [], "players": {}}
+        for kind in self.kinds:
+            if spec(kind).target is Target.CARD:
+                self._card_kind(step, kind, pieces, uses)
+            else:
+                self._whole_kind(step, kind, spec(kind).symbolic(step), pieces, uses)
+        for c in range(len(self.slots)):
+            pieces.add(None, "pos", [Implies(a.card == codes.slot[c], And(
+                a.src_zone == s.zone[c], a.src_whose == s.whose[c], a.src_pos == s.pos[c],
+                a.dst_zone == s2.zone[c], a.dst_whose == s2.whose[c], a.dst_pos == s2.pos[c],
+                a.moves == Or(s2.zone[c] != s.zone[c], s2.whose[c] != s.whose[c]),
+            ))])
+            bystander = And(single, a.card != codes.slot[c])
+            for f in ASSIGNED_FIELDS:
+                value = self._bystander_position(step, c) if f == "pos" else s.field(f, c)
+                pieces.add(None, f, [Implies(bystander, s2.field(f, c) == value)])
+        pieces.add(None, "order", self._order(step, uses))
+        for f in filter(self.player_field_changes, PLAYER_FIELDS):
+            changers = uses["players"].get(f, [])
+            pieces.add(None, f, [Implies(Not(step.kind_in(changers)), s2.player(f, p) == s.player(f, p)) for p in range(self.players)])
+        pieces.add(None, GUARD, HOOKS["pregame"].symbolic(step) + HOOKS["shuffle-after-search"].symbolic(step))
+        pieces.add(None, "revealed", HOOKS["reveal"].symbolic(step))
+        pieces.add(None, "fresh", HOOKS["commander-memory"].symbolic(step))
+        self._pieces[t] = pieces
+        return pieces
+
+    def _card_kind(self, step: SymbolicStep, kind: ActionKind, pieces: Pieces, uses: dict) -> None:
+        """A single-target action: on each possible target, its effect (its bystanders keep
+        everything but their place in a pile it leaves or enters: a common piece)."""
+        s, s2, a, codes = step.s, step.s2, step.a, self.codes
+        for c in range(len(self.slots)):
+            effect: Effect = spec(kind).symbolic(step, c)
+            target = a.card == codes.slot[c]
+            pieces.add(kind, GUARD, [Implies(target, And(effect.event, effect.outcome))])
+            for f in ASSIGNED_FIELDS:
+                pieces.add(kind, f, [Implies(target, s2.field(f, c) == effect.values.get(f, s.field(f, c)))])
+            self._players(step, kind, effect.players, pieces, uses)
+
+    def _bystander_position(self, step: SymbolicStep, c: int):
+        """An object the action does not target closes the gap its target leaves in its pile, and
+        opens one where the target enters."""
+        s, a, codes = step.s, step.a, self.codes
+
+        def in_pile(zone, whose):
+            return And(s.zone[c] == zone, codes.zone_is(zone, ORDERED_ZONES), Or(Not(codes.zone_is(zone, PERSONAL_ZONES)), s.whose[c] == whose))
+
+        leaves_gap = And(a.moves, in_pile(a.src_zone, a.src_whose), s.pos[c] > a.src_pos)
+        makes_room = And(a.moves, in_pile(a.dst_zone, a.dst_whose), s.pos[c] >= a.dst_pos)
+        return s.pos[c] + If(leaves_gap, codes.int(-1), codes.int(0)) + If(makes_room, codes.int(1), codes.int(0))
+
+    def _whole_kind(self, step: SymbolicStep, kind: ActionKind, tr: Transition, pieces: Pieces, uses: dict) -> None:
+        s, s2, a, codes = step.s, step.s2, step.a, self.codes
+        n = len(self.slots)
+        permuted = [codes.any_of(group[c] for group in tr.permutations) for c in range(n)]
+        pieces.add(kind, GUARD, [tr.guard, *tr.extra])
+        for f in ASSIGNED_FIELDS:
+            for c in range(n):
+                assigned = s2.field(f, c) == tr.objects.get(c, {}).get(f, s.field(f, c))
+                pieces.add(kind, f, [Implies(Not(permuted[c]), assigned) if f == "pos" and tr.permutations else assigned])
+        for group in tr.permutations:  # the members take the positions 0..size-1 in some order
+            size = codes.count(group)
+            pieces.add(kind, "pos", [Implies(m, And(s2.pos[c] >= 0, s2.pos[c] < size)) for c, m in enumerate(group)])
+            pieces.add(kind, "pos", [Implies(And(group[c], group[d]), s2.pos[c] != s2.pos[d]) for c, d in combinations(range(n), 2)])
+        if tr.permutations:
+            pieces.add(kind, "order", [a.permuted[c] == permuted[c] for c in range(n)])
+            uses["permuted"].append(kind)
+        if tr.reentering:
+            pieces.add(kind, "order", [a.reentering[c] == tr.reentering.get(c, codes.false) for c in range(n)])
+            uses["reentering"].append(kind)
+        self._players(step, kind, tr.players, pieces, uses)
+
+    def _players(self, step: SymbolicStep, kind: ActionKind, changes: dict, pieces: Pieces, uses: dict) -> None:
+        """The acting player's records the action changes (each at most once per kind)."""
+        for f, value in changes.items():
+            if not self.player_field_changes(f) or kind in uses["players"].get(f, []):
+                continue
+            uses["players"].setdefault(f, []).append(kind)
+            s, s2, a = step.s, step.s2, step.a
+            pieces.add(kind, f, [
+                s2.player(f, p) == If(a.player == self.codes.player[p], value(p), s.player(f, p)) for p in range(self.players)
+            ])
+
+    def changes_pile(self, s: StateVars, s2: StateVars, c: int) -> z3.BoolRef:
+        """Slot c enters an ordered pile at this step (it was elsewhere before)."""
+        codes = self.codes
+        return And(
+            codes.zone_is(s2.zone[c], ORDERED_ZONES),
+            Or(s2.zone[c] != s.zone[c], And(codes.zone_is(s2.zone[c], PERSONAL_ZONES), s2.whose[c] != s.whose[c])),
+        )
+
+    def _order(self, step: SymbolicStep, uses: dict) -> list:
+        """The pile relation of state t + 1. Two objects that stay in their pile keep their
+        relation; for a pair with an object that enters it, moves within it or has its pile
+        permuted, the relation is read off the new positions. Which piles are permuted and which
+        objects move within theirs, each action says; no other action marks any."""
+        s, s2, a, codes = step.s, step.s2, step.a, self.codes
+        n = len(self.slots)
+        facts = []
+        for c in range(n):
+            facts.append(Implies(a.permuted[c], step.kind_in(uses["permuted"])))
+            facts.append(Implies(a.reentering[c], step.kind_in(uses["reentering"])))
+        changed = [Or(self.changes_pile(s, s2, c), a.reentering[c], a.permuted[c]) for c in range(n)]
+        for c, d in combinations(range(n), 2):
+            value = If(Or(changed[c], changed[d]), s2.pos[c] > s2.pos[d], s.above[(c, d)])
+            facts.append(Implies(self.same_pile(s2, c, d), s2.above[(c, d)] == value))
+        return facts
+
+    def canonical_fields(self, step: SymbolicStep) -> list:
+        """Fields an action does not use keep one value, so that every action has one form."""
+        a, codes = step.a, self.codes
+        kinds = lambda predicate: step.kind_in(k for k in self.kinds if predicate(spec(k)))  # noqa: E731
+        stack_reorder = And(step.kind_is(K.REORDER), a.zone == codes.zone[Zone.STACK])
+        card_type = codes.select(a.card, codes.slot, self.card_type, codes.type[CardType.CREATURE])
+        uses_n = Or(
+            step.kind_in((K.PUT_INTO_LIBRARY, K.POST_MULLIGAN_LOOK)),
+            And(step.kind_in((K.CAST, K.CAST_FACE_DOWN)), Not(self.on(Behaviour.STACK_PUSH_TOP))),
+            And(
+                kinds(lambda x: x.graveyard_bound),
+                Not(self.on(Behaviour.GRAVEYARD_TOP)),
+                Or(Not(step.kind_is(K.RESOLVE)), step.type_in(card_type, SPELL_ONLY_TYPES)),
+            ),
+        )
+        commanders = [c for c, slot in enumerate(self.slots) if slot.is_commander]
+        return [
+            z3.ULE(a.card, codes.no_slot),
+            z3.ULE(a.player, codes.no_player),
+            kinds(lambda x: not x.takes_card) == (a.card == codes.no_slot),
+            And(kinds(lambda x: x.player is not PlayerUse.NONE), Not(stack_reorder)) == (a.player != codes.no_player),
+            kinds(lambda x: x.names_zone) == (a.zone != codes.zone[Zone.NOWHERE]),
+            a.n >= 0,
+            a.n <= codes.max_n,
+            Implies(Not(uses_n), a.n == 0),
+            Implies(Not(step.kind_in((K.SHUFFLE_HAND_INTO_LIBRARY, K.MULLIGAN))), codes.all_of(
+                Not(p) for c, p in enumerate(a.pick) if not self.slots[c].is_commander
+            )),
+            # A commander may also be listed by state-based actions (903.9a; the SBA says when).
+            *[Implies(Not(kinds(lambda x: x.lists_cards)), Not(a.pick[c])) for c in commanders],
+            # The owner's choice of the command zone instead (903.9b) is recorded only for a move of a commander.
+            Implies(a.to_command, And(kinds(lambda x: x.moves_card), codes.any_of(a.card == codes.slot[c] for c in commanders))),
+        ]
+
+    # ---------------------------------------------------------------- lint's questions
+
+    def trans_without(self, t: int, rule_id: str) -> z3.BoolRef:
+        """Step t's transition with one rule switched off, whatever the rule literals say."""
+        return z3.substitute(And(self.trans(t)), (self.rule_literal[rule_id], self.codes.false))
+
+    def visibility_without(self, t: int, rule_id: str) -> z3.BoolRef:
+        """Some player sees the face of some object in state t with the rule in force and not
+        without it, or the other way round (a rule that decides only who sees what changes no step)."""
+        off = (self.rule_literal[rule_id], self.codes.false)
+        differ = []
+        for p in range(self.players):
+            for c in range(len(self.slots)):
+                seen = self.sees(t, p, c)
+                without = z3.substitute(seen, off)
+                if not without.eq(seen):
+                    differ.append(Xor(seen, without))
+        return self.codes.any_of(differ)
+
+    def no_outcome(self, t: int) -> z3.BoolRef:
+        """At step t a single-target action applies to its target but the rules leave it no legal
+        outcome. A position the player chooses (n of a graveyard or stack arrival) is fixed at the
+        bottom, which always exists; put_into_library's n is part of the effect. The actions the
+        file declares as gaps (`[[gap]]`) are left out."""
+        step = SymbolicStep(self, t)
+        a = step.a
+        gaps = [d.name for d in self.ruleset.gaps]
+        cases = []
+        for kind in self.kinds:
+            if spec(kind).target is not Target.CARD or kind.value in gaps:
+                continue
+            for c in range(len(self.slots)):
+                effect = spec(kind).symbolic(step, c)
+                chosen_n = self.codes.true if kind is K.PUT_INTO_LIBRARY else a.n == 0
+                chosen_n = And(chosen_n, Not(a.to_command))  # the replacement is a choice; declining it is always possible
+                cases.append(And(step.kind_is(kind), a.card == self.codes.slot[c], chosen_n, effect.event, Not(effect.outcome)))
+        return And(*self.canonical_fields(step), self.codes.any_of(cases))
+
+    # ---------------------------------------------------------------- who sees what
+
+    def sees(self, t: int, player: int, c: int) -> z3.BoolRef:
+        return encode_sees(self, t, player, c)
+
+    def shown(self, t: int, player: int, c: int) -> z3.BoolRef:
+        return encode_shown(self, t, player, c)
+
+    def may_look(self, t: int, player) -> z3.BoolRef:
+        return encode_may_look(self, t, player)
+
+    # ---------------------------------------------------------------- concrete facts
+
+    def state_is(self, t: int, state: GameState) -> list:
+        """Facts fixing state t to a concrete state (its pile order included)."""
+        s, codes = self.state(t), self.codes
+        facts = []
+        for c, o in enumerate(state.objects):
+            for name in (*ASSIGNED_FIELDS, "revealed", "fresh"):
+                var, value = s.field(name, c), getattr(o, name)
+                if name == "zone":
+                    facts.append(var == codes.zone[value])
+                elif name in ("whose", "controller"):
+                    facts.append(var == codes.player[value])
+                else:
+                    facts.append(var == codes.const(value))
+        for c, d in combinations(range(len(state.objects)), 2):
+            o, q = state.objects[c], state.objects[d]
+            if o.zone in ORDERED_ZONES and o.zone is q.zone and (o.zone not in PERSONAL_ZONES or o.whose == q.whose):
+                facts.append(s.above[(c, d)] == z3.BoolVal(o.pos > q.pos, self.ctx))
+        if self.player_records and state.players:
+            facts += self.players_are(t, state.players, state.started)
+        return facts
+
+    def players_are(self, t: int, players: tuple[PlayerState, ...], started: bool) -> list:
+        """Facts fixing the pregame state of state t."""
+        s = self.state(t)
+        facts = [s.started == z3.BoolVal(started, self.ctx)]
+        for p, ps in enumerate(players):
+            facts += [s.player(f, p) == self.codes.const(getattr(ps, f)) for f in PLAYER_FIELDS]
+        return facts
+
+    def shown_is(self, t: int, state: GameState) -> list:
+        """Facts fixing what the step that led to state t showed (`shown` reads that step's action,
+        so state_is leaves it out)."""
+        return [self.shown(t, p, c) == z3.BoolVal(p in o.shown, self.ctx) for c, o in enumerate(state.objects) for p in range(self.players)]
+
+    def action_is(self, t: int, action: Action) -> list:
+        """Facts fixing step t's action to a concrete action (its `order` shows in the next state)."""
+        a, codes = self.step(t), self.codes
+        return [
+            a.kind == codes.kind[action.kind],
+            a.card == (codes.no_slot if action.card is None else codes.slot[action.card]),
+            a.player == (codes.no_player if action.player is None else codes.player[action.player]),
+            a.n == codes.int(action.n),
+            a.zone == codes.zone[Zone.NOWHERE if action.zone is None else action.zone],
+            *[a.pick[c] == z3.BoolVal(c in action.cards, self.ctx) for c in range(len(self.slots))],
+            a.to_command == z3.BoolVal(action.to_command, self.ctx),
+        ]
+
+    def types_are(self, types: tuple[CardType, ...]) -> list:
+        return [self.card_type[c] == self.codes.type[t] for c, t in enumerate(types)]
+
+    def decode(self, model: z3.ModelRef, depth: int, final_state: bool = True):
+        from .decode import decode
+        return decode(self, model, depth, final_state)

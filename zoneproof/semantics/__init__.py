@@ -1,0 +1,10 @@
+"""The zone semantics: every action kind's concrete meaning and symbolic meaning, side by side,
+one module per family of actions, behind the registry (registry.py), which checks at import that
+no half is missing."""
+
+from . import battlefield, exile_command, hand, library, pregame, sba, stack, visibility  # noqa: F401  (they register the actions)
+from .registry import ACTIONS, HOOKS, ActionSpec, PlayerUse, Target, check_complete, kinds_where, spec
+
+check_complete()
+
+__all__ = ["ACTIONS", "HOOKS", "ActionSpec", "PlayerUse", "Target", "kinds_where", "spec"]

@@ -1,0 +1,302 @@
+"""The move kernel: how an object changes zones, concrete and symbolic side by side.
+
+Where a card goes (400.3 sends it to its owner's zone), where it enters an ordered zone (401.7,
+404.1, 405.2), what it keeps (400.7 makes it a new object; 400.7a and Berserk's 205.4 carry some of
+its memory), what a token does (111.8) and what a commander's owner may do instead (903.9b).
+"""
+
+from __future__ import annotations
+
+import z3
+
+from ..model import BOTTOM, ORDERED_ZONES, PERSONAL_ZONES, PLAYER_NAMES, Behaviour, ObjectState, Zone, zone_key
+from ..ruleset import COMMANDER_REPLACEABLE
+from ..terms import And, If, Implies, Not, Or
+from .registry import implements
+from .step import ConcreteStep, Effect, SymbolicStep
+
+# What 400.7 wipes, apart from the effects (which 400.7a may carry).
+NO_MEMORY = dict(counters=0, tapped=False, attached=False)
+
+
+# ---------------------------------------------------------------- a new object (400.7)
+
+
+@implements(Behaviour.NEW_OBJECT, Behaviour.SPELL_EFFECTS_CARRY, Behaviour.GRAVEYARD_KEEPS_MARKERS, half="concrete")
+def new_object(step: ConcreteStep, old: ObjectState, keep_effect: bool = False, to_zone: Zone | None = None) -> dict:
+    """Field changes for an object that becomes a new object (400.7), or for one that does not.
+    A card put into a graveyard keeps its counters where Berserk's 205.4 is in force."""
+    rule = step.on(Behaviour.NEW_OBJECT)
+    if not rule:
+        return {}
+    step.cite(rule)
+    carried = keep_effect and old.effect and step.on(Behaviour.SPELL_EFFECTS_CARRY)
+    if carried:
+        step.cite(step.on(Behaviour.SPELL_EFFECTS_CARRY))
+    changes = dict(gen=old.gen + 1, **NO_MEMORY, effect=bool(carried))
+    keeps_markers = to_zone is Zone.GRAVEYARD and step.on(Behaviour.GRAVEYARD_KEEPS_MARKERS)
+    if keeps_markers and old.counters:
+        step.cite(keeps_markers)
+        changes["counters"] = old.counters
+    return changes
+
+
+def identity(step: SymbolicStep, c: int, renew, carried_effect=None, keep_counters=None) -> dict:
+    """Identity and memory of slot c: under `renew` a new object (gen + 1, no counters but under
+    `keep_counters`, untapped, nothing attached, no effect but `carried_effect`); otherwise as they were."""
+    s = step.s
+    wipe_counters = renew if keep_counters is None else And(renew, Not(keep_counters))
+    return {
+        "gen": If(renew, s.gen[c] + 1, s.gen[c]),
+        "counters": If(wipe_counters, step.int(0), s.counters[c]),
+        "tapped": And(Not(renew), s.tapped[c]),
+        "attached": And(Not(renew), s.attached[c]),
+        "effect": If(renew, step.false if carried_effect is None else carried_effect, s.effect[c]),
+    }
+
+
+def renew_in_place(step: ConcreteStep, index: int, behaviour: Behaviour, **changes) -> None:
+    """An object that stays in its zone but may become a new object (400.8, 400.9, 400.10)."""
+    old = step.objects[index]
+    rule = step.on(behaviour)
+    if rule:
+        step.cite(rule)
+        changes.update(gen=old.gen + 1, **NO_MEMORY, effect=False)
+    step.objects[index] = old.moved(**changes)
+
+
+def renewed(step: SymbolicStep, c: int, behaviour: Behaviour, **changes) -> dict:
+    """Stays in its zone; becomes a new object where the behaviour's rule is in force."""
+    return identity(step, c, step.on(behaviour)) | changes
+
+
+# ---------------------------------------------------------------- where it may come from (400.11c)
+
+
+@implements(Behaviour.OUTSIDE_UNTOUCHABLE, half="concrete")
+def source_allowed(step: ConcreteStep, zone: Zone, sources: tuple[Zone, ...]) -> bool:
+    if zone is Zone.OUTSIDE:
+        return not step.on(Behaviour.OUTSIDE_UNTOUCHABLE)
+    return zone in sources
+
+
+@implements(Behaviour.OUTSIDE_UNTOUCHABLE, half="symbolic")
+def source_ok(step: SymbolicStep, c: int, zones: tuple[Zone, ...]) -> z3.BoolRef:
+    s = step.s
+    outside_ok = And(s.zone[c] == step.Z[Zone.OUTSIDE], Not(step.on(Behaviour.OUTSIDE_UNTOUCHABLE)))
+    return Or(step.codes.zone_is(s.zone[c], zones), outside_ok)
+
+
+# ---------------------------------------------------------------- whose zone (400.3) and where in it
+
+
+@implements(Behaviour.OWNER_REDIRECT, half="concrete")
+def destination_player(step: ConcreteStep, index: int, zone: Zone, named: int) -> int:
+    owner = step.slot(index).owner
+    if zone not in PERSONAL_ZONES:
+        return owner
+    rule = step.on(Behaviour.OWNER_REDIRECT, zone)
+    if rule and named != owner:
+        step.cite(rule)
+        return owner
+    return named
+
+
+@implements(Behaviour.OWNER_REDIRECT, half="symbolic")
+def destination_whose(step: SymbolicStep, c: int, zone: Zone, named):
+    owner = step.owner(c)
+    if zone not in PERSONAL_ZONES:
+        return owner
+    return If(step.on(Behaviour.OWNER_REDIRECT, zone), owner, named)
+
+
+@implements(Behaviour.NTH_FROM_TOP_SHORT, Behaviour.GRAVEYARD_TOP, Behaviour.STACK_PUSH_TOP, half="concrete")
+def insertion_pos(step: ConcreteStep, zone: Zone, size_before: int) -> int:
+    """Where a newcomer goes in an ordered zone, counted from the bottom."""
+    n = step.action.n
+    if zone is Zone.LIBRARY:
+        if n == BOTTOM:
+            return 0
+        if n > size_before:
+            rule = step.on(Behaviour.NTH_FROM_TOP_SHORT)
+            step.require(rule is not None, f"the library has fewer than {n} cards and 401.7 is not in force")
+            step.cite(rule)
+            return 0
+        return size_before + 1 - n
+    rule = step.on(Behaviour.GRAVEYARD_TOP if zone is Zone.GRAVEYARD else Behaviour.STACK_PUSH_TOP)
+    if rule:
+        step.cite(rule)
+        return size_before
+    step.require(n <= size_before + 1, f"position {n} from the top is past the bottom of the {zone.value}")
+    return 0 if n == BOTTOM else size_before + 1 - n
+
+
+@implements(Behaviour.NTH_FROM_TOP_SHORT, Behaviour.GRAVEYARD_TOP, Behaviour.STACK_PUSH_TOP, half="symbolic")
+def arrival(step: SymbolicStep, zone: Zone, size_before) -> tuple[z3.BoolRef, z3.ExprRef]:
+    """(what the rules require, the position from the bottom) of a newcomer to an ordered zone
+    (see insertion_pos): `n` is 0 for the bottom, else the place from the top."""
+    n = step.a.n
+    nth = If(n == 0, step.int(0), size_before + 1 - n)
+    if zone is Zone.LIBRARY:
+        return Implies(n > size_before, step.on(Behaviour.NTH_FROM_TOP_SHORT)), If(n > size_before, step.int(0), nth)
+    fixed = step.on(Behaviour.GRAVEYARD_TOP if zone is Zone.GRAVEYARD else Behaviour.STACK_PUSH_TOP)
+    return Implies(Not(fixed), n <= size_before + 1), If(fixed, size_before, nth)
+
+
+# ---------------------------------------------------------------- closed zones (an experiment)
+
+
+@implements(Behaviour.ZONE_CLOSED, half="concrete")
+def require_open(step: ConcreteStep, zone: Zone) -> None:
+    closed_by = step.world.ruleset.rules_for(Behaviour.ZONE_CLOSED, zone)
+    step.require(not closed_by, f"nothing may enter the {zone.value}: rule {closed_by[0] if closed_by else ''} closes it")
+
+
+# ---------------------------------------------------------------- tokens (111.8)
+
+
+@implements(Behaviour.TOKEN_STAYS, half="concrete")
+def token_stuck(step: ConcreteStep, index: int) -> bool:
+    """111.8: a token that has left the battlefield stays where it is."""
+    o = step.objects[index]
+    if step.slot(index).is_token and o.zone not in (Zone.BATTLEFIELD, Zone.NOWHERE):
+        rule = step.on(Behaviour.TOKEN_STAYS)
+        if rule:
+            step.cite(rule)
+            return True
+    return False
+
+
+# ---------------------------------------------------------------- the move
+
+
+def move(step: ConcreteStep, index: int, zone: Zone, named: int, controller: int | None = None, keep_effect: bool = False,
+         face_down: bool = False) -> None:
+    """Move one object to another zone: leave its old pile, enter the new one, become a new object."""
+    old = step.objects[index]
+    if token_stuck(step, index):
+        return
+    if command_instead(step, index, zone, named):
+        return
+    require_open(step, zone)
+    whose = destination_player(step, index, zone, named)
+    step.require((zone, whose) != (old.zone, old.whose) or zone not in ORDERED_ZONES, "the object is already there")
+    if old.zone in ORDERED_ZONES:
+        for i in step.pile(old.zone, old.whose):
+            if step.objects[i].pos > old.pos:
+                step.objects[i] = step.objects[i].moved(pos=step.objects[i].pos - 1)
+    pos = 0
+    if zone in ORDERED_ZONES:
+        pile = [i for i in step.pile(zone, whose) if i != index]
+        pos = insertion_pos(step, zone, len(pile))
+        for i in pile:
+            if step.objects[i].pos >= pos:
+                step.objects[i] = step.objects[i].moved(pos=step.objects[i].pos + 1)
+    owner = step.slot(index).owner
+    in_play = zone in (Zone.BATTLEFIELD, Zone.STACK)
+    changes = dict(
+        zone=zone,
+        whose=whose,
+        pos=pos,
+        controller=controller if in_play and controller is not None else owner,
+        face_down=face_down,
+    )
+    changes.update(new_object(step, old, keep_effect, zone))
+    step.objects[index] = old.moved(**changes)
+
+
+@implements(Behaviour.NEW_OBJECT, Behaviour.SPELL_EFFECTS_CARRY, Behaviour.ZONE_CLOSED, Behaviour.TOKEN_STAYS, half="symbolic")
+def encode_move(step: SymbolicStep, c: int, zone: Zone, named, controller=None, keep_effect: bool = False, face_down=None) -> Effect:
+    """Moving slot c to `zone` of the named player (see move): an Effect with no event of its own
+    (true), what the rules require of the move as its outcome, and the new fields."""
+    s = step.s
+    owner = step.owner(c)
+    whose = destination_whose(step, c, zone, named)
+    constraint, pos = step.true, step.int(0)
+    if zone in ORDERED_ZONES:
+        constraint, pos = arrival(step, zone, step.size_of(zone, whose))
+    constraint = And(constraint, Not(step.zone_closed(zone)))
+    carried = And(step.on(Behaviour.SPELL_EFFECTS_CARRY), s.effect[c]) if keep_effect else None
+    in_play = zone in (Zone.BATTLEFIELD, Zone.STACK)
+    values = {
+        "zone": step.Z[zone],
+        "whose": whose,
+        "pos": pos,
+        "controller": controller if in_play and controller is not None else owner,
+        "face_down": step.false if face_down is None else face_down,
+    }
+    values |= identity(step, c, step.on(Behaviour.NEW_OBJECT), carried, keeps_markers(step, zone))
+    if step.slots[c].is_token:
+        stuck = And(step.token_left_battlefield(s, c), step.on(Behaviour.TOKEN_STAYS))
+        return Effect(step.true, Or(stuck, constraint), step.merge(c, stuck, step.current(c), values))
+    if step.slots[c].is_commander:
+        return encode_command_instead(step, c, zone, whose, Effect(step.true, constraint, values))
+    return Effect(step.true, constraint, values)
+
+
+@implements(Behaviour.GRAVEYARD_KEEPS_MARKERS, half="symbolic")
+def keeps_markers(step: SymbolicStep, zone: Zone):
+    """Whether an object put into `zone` keeps its counters (Berserk 205.4: markers in a graveyard)."""
+    return step.on(Behaviour.GRAVEYARD_KEEPS_MARKERS) if zone is Zone.GRAVEYARD else None
+
+
+# ---------------------------------------------------------------- a commander's replacement (903.9b)
+
+
+@implements(Behaviour.COMMANDER_REPLACE, half="concrete")
+def command_instead(step: ConcreteStep, index: int, zone: Zone, named: int) -> bool:
+    """The owner puts a commander into the command zone instead of `zone` (903.9b; 903.9 before
+    July 2020), when the action records that choice. Not offered to a commander already in the
+    command zone: it would only be put back where it is."""
+    if not step.action.to_command or step.replaced:
+        return False
+    step.replaced = True
+    slot = step.slot(index)
+    step.require(slot.is_commander, f"{slot.name} is not a commander; only a commander's owner may put it into the command zone instead")
+    step.require(step.objects[index].zone is not Zone.COMMAND, f"{slot.name} is already in the command zone")
+    whose = destination_player(step, index, zone, named)
+    step.require(whose == slot.owner, f"{slot.name} is headed for {PLAYER_NAMES[whose]}'s {zone.value}, not its owner's: no rule replaces that")
+    rule = step.on(Behaviour.COMMANDER_REPLACE, zone)
+    step.require(rule is not None or step.world.ruleset.fallback_replacement(zone) is not None,
+                 f"no rule in force lets {slot.name} go to the command zone instead of the {zone.value}")
+    step.cite(rule)
+    move(step, index, Zone.COMMAND, slot.owner)
+    return True
+
+
+@implements(Behaviour.COMMANDER_REPLACE, half="symbolic")
+def replaces(step: SymbolicStep, zone: Zone):
+    """A commander that would be put into `zone` may go to the command zone instead: a rule in
+    force replaces that zone (903.9b), or 903.9a is removed and the zone is a graveyard or exile
+    (see RuleSet.fallback_replacement)."""
+    if zone not in COMMANDER_REPLACEABLE:
+        return step.false
+    fallback = []
+    if zone in (Zone.GRAVEYARD, Zone.EXILE):
+        fallback = [Not(step.system.rule_literal[r.id]) for r in step.system.ruleset.rules if r.behaviour is Behaviour.COMMANDER_RETURN_SBA]
+    return Or(step.on(Behaviour.COMMANDER_REPLACE, zone), step.codes.any_of(fallback))
+
+
+def encode_command_instead(step: SymbolicStep, c: int, zone: Zone, whose, moved: Effect) -> Effect:
+    """The owner's recorded choice (`to_command`) puts commander c into the command zone instead
+    of its owner's `zone` (see command_instead)."""
+    s, a = step.s, step.a
+    owner = step.owner(c)
+    allowed = And(replaces(step, zone), whose == owner, s.zone[c] != step.Z[Zone.COMMAND], Not(step.zone_closed(Zone.COMMAND)))
+    instead = {"zone": step.Z[Zone.COMMAND], "whose": owner, "pos": step.int(0), "controller": owner, "face_down": step.false}
+    instead |= identity(step, c, step.on(Behaviour.NEW_OBJECT))
+    return Effect(moved.event, If(a.to_command, allowed, moved.outcome), step.merge(c, a.to_command, instead, moved.values))
+
+
+# ---------------------------------------------------------------- a pile put in a new order
+
+
+def set_order(step: ConcreteStep, zone: Zone, player: int | None) -> None:
+    """Apply the order recorded in the action to one ordered zone (a shuffle or rearrangement)."""
+    key = zone_key(zone, player)
+    order = step.action.order_for(key)
+    members = step.pile(zone, player if player is not None else 0)
+    step.require(order is not None, f"the action does not record the new order of {key}")
+    step.require(sorted(order) == sorted(members), f"the recorded order of {key} is not a rearrangement of its cards")
+    for depth_from_top, i in enumerate(order):
+        step.objects[i] = step.objects[i].moved(pos=len(order) - 1 - depth_from_top)
