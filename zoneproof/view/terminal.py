@@ -31,7 +31,7 @@ def chip_text(c: Chip, came_from: str | None, players: int) -> Text:
         marks.append(f"{c.counters} counter{'s' * (c.counters != 1)}")
     if c.shown:
         marks.append(f"shown to {', '.join(c.shown)}")
-    if c.seen_by is not None and len(c.seen_by) < players:
+    if c.seen_by is not None and (c.face_down or 0 < len(c.seen_by) < players):
         marks.append(f"seen by {', '.join(c.seen_by) or 'nobody'}")
     text.append(f" ({'; '.join(marks)})", style="dim")
     if c.change == "moved" and came_from:
@@ -54,22 +54,27 @@ def pile_panel(p: Pile, origins: dict[int, str], targets: dict[int, str], player
         line = Text(f"#{place} " if p.ordered else "", style="dim")  # places from the top, as in `#1/3`
         lines.append(line + chip_text(item, origins.get(item.move) if item.move else None, players))
     title = f"{p.label}{'/' + p.player if p.player else ''} · {len(p.chips)}"
-    body = Text("\n").join(lines) if lines else Text("empty", style="dim")
-    return Panel(body, title=title, title_align="left", border_style=PLAYER_STYLE.get(p.player, "white"), padding=(0, 1))
+    return Panel(Text("\n").join(lines), title=title, title_align="left", border_style=PLAYER_STYLE.get(p.player, "white"), padding=(0, 1))
 
 
 def board_renderable(step: StepView) -> RenderableType:
+    """A row of panels per player and one for the shared zones; empty zones are listed in one line."""
     piles = step.board.piles
     origins = {g.move: p.key for p in piles for g in p.ghosts}
     targets = {c.move: p.key for p in piles for c in p.chips if c.move}
     grid = Table.grid(expand=True)
     grid.add_column()
     for _, label, row in rows(step.board) + [("tray", "outside the game", (step.board.tray,))]:
-        line = Table.grid(expand=True, padding=(0, 1))
-        for _ in row:
-            line.add_column(ratio=1)
-        line.add_row(*(pile_panel(p, origins, targets, len(step.board.players)) for p in row))
-        grid.add_row(line)
+        drawn = [p for p in row if p.items]
+        if drawn:
+            line = Table.grid(expand=True, padding=(0, 1))
+            for _ in drawn:
+                line.add_column(ratio=1)
+            line.add_row(*(pile_panel(p, origins, targets, len(step.board.players)) for p in drawn))
+            grid.add_row(line)
+    empty = [f"{p.label}{'/' + p.player if p.player else ''}" for p in piles if not p.items]
+    if empty:
+        grid.add_row(Text(f"empty: {', '.join(empty)}", style="dim"))
     return grid
 
 
