@@ -33,7 +33,7 @@ def test_show_prints_the_steps_and_the_board_at_the_violation(run, counterexampl
     assert out.startswith("counterexample to owner-zones under mtg-current without 400.3  (seed 0; the view of everyone)")
     assert "▶  2.  destroy B2  [404.1, 400.7]" in out
     assert "✗ owner-zones fails at step 2 for c = B2: a card in a library, hand or graveyard is in its owner's" in out
-    assert "graveyard/A · 1" in out and "#1 B2 land B (gen 2 new) ←" in out and "⋯ left → graveyard/A" in out
+    assert "graveyard/A · 1" in out and "#1 B2 land B (gen 2 new) ←" in out and "⋯ B2 left → graveyard/A" in out
     assert "empty: hand/A, hand/B, graveyard/B, stack, exile, command" in out
 
 

@@ -117,6 +117,9 @@ def test_a_ghost_stands_where_the_card_left():
     assert [g.index for g in library.ghosts] == [0] and library.chips == ()
     (drawn,) = hand.chips
     assert drawn.name == "Quiet Draw" and drawn.change == "moved" and drawn.new_object and drawn.move == library.ghosts[0].move
+    assert library.ghosts[0].name == "Quiet Draw"
+    (unseen,) = view(run, 1)[3].board.pile("library/A").ghosts
+    assert unseen.name is None  # B sees the card neither in A's library nor in A's hand
 
 
 def test_the_view_of_everyone_shows_every_face_and_who_may_see_it():

@@ -121,6 +121,7 @@ class Ghost:
     index: int
     move: int
     gone: bool  # it left the game's zones for nowhere (a token that ceases to exist)
+    name: str | None  # None when the viewer may see the card neither before the step nor after it
 
 
 @dataclass(frozen=True)
@@ -216,7 +217,7 @@ def view(run: Run, viewer: int | None) -> tuple[StepView, ...]:
             rules=() if step is None or isinstance(step, Refused) else tuple((r, _summary(run, r)) for r in step.rules),
             changes=() if step is None or isinstance(step, Refused) else tuple(changes(before, state, names)),
             refused=_redact(step.reason, run, unnamed) if isinstance(step, Refused) else "",
-            board=board(run, before, state, hidden[number], viewer, witnesses),
+            board=board(run, before, state, hidden[number], viewer, witnesses, unnamed),
             findings=tuple(_finding_view(f, run, hidden[number]) for f in findings),
             failures=tuple(_failure_text(message, run, viewer) for n, message in run.failures if n == number),
         ))
@@ -224,15 +225,19 @@ def view(run: Run, viewer: int | None) -> tuple[StepView, ...]:
 
 
 def board(run: Run, before: GameState, after: GameState, hidden: frozenset[int], viewer: int | None,
-          witnesses: frozenset[int] | set[int] = frozenset()) -> Board:
-    """The state `after` as piles, with what the step from `before` changed."""
+          witnesses: frozenset[int] | set[int] = frozenset(), unnamed: frozenset[int] | None = None) -> Board:
+    """The state `after` as piles, with what the step from `before` changed. `hidden`: the cards
+    whose face the viewer may not see after the step; `unnamed`: those it may see neither before
+    nor after (by default, `hidden`)."""
+    unnamed = hidden if unnamed is None else unnamed
     moves = _moves(before, after)
     ghosts: dict[str, list[Ghost]] = {}
     for slot, number in moves.items():
         old = _pile_key(before.objects[slot])
         if old is not None:
             new = _pile_key(after.objects[slot])
-            ghosts.setdefault(old, []).append(Ghost(_place(before, slot), number, gone=new is None))
+            name = None if slot in unnamed else run.world.slots[slot].name
+            ghosts.setdefault(old, []).append(Ghost(_place(before, slot), number, new is None, name))
     reordered = _reordered(before, after)
     declared = {z.zone: z for z in run.world.ruleset.zones}
     occupied = {o.zone for s in run.states for o in s.objects}

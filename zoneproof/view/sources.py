@@ -95,5 +95,5 @@ def behaviour_runs(d, name) -> tuple[Run, Run]:
     for side in (d.allowing, d.refusing):
         world = World.of(side, slots, d.card_types, d.scope)
         steps = interpret(world, d.initial, [s.action for s in d.steps])
-        runs.append(Run(f"under {name(side)}", world, d.initial, steps, note=ruleset_text(side)))
+        runs.append(Run(f"under {name(side)}", world, d.initial, steps))
     return runs[0], runs[1]

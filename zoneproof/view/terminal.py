@@ -48,7 +48,7 @@ def pile_panel(p: Pile, origins: dict[int, str], targets: dict[int, str], player
     place = 0
     for item in p.items:
         if isinstance(item, Ghost):
-            lines.append(Text("⋯ left" + (" the game" if item.gone else f" → {targets.get(item.move, '?')}"), style="yellow dim"))
+            lines.append(Text(f"⋯ {item.name + ' ' if item.name else ''}" + ("ceased to exist" if item.gone else f"left → {targets.get(item.move, '?')}"), style="yellow dim"))
             continue
         place += 1
         line = Text(f"#{place} " if p.ordered else "", style="dim")  # places from the top, as in `#1/3`

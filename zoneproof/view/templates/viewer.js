@@ -4,9 +4,16 @@
   const games = Array.from(document.querySelectorAll(".game"));
   let active = games[0];
 
-  function centre(element, origin) {
+  function box(element, origin) {
     const r = element.getBoundingClientRect();
-    return { x: r.left - origin.left + r.width / 2, y: r.top - origin.top + r.height / 2 };
+    return { x: r.left - origin.left + r.width / 2, y: r.top - origin.top + r.height / 2, w: r.width / 2, h: r.height / 2 };
+  }
+
+  // Where the line from the centre of `b` towards `a` leaves the box `b`.
+  function edge(b, a) {
+    const dx = a.x - b.x, dy = a.y - b.y;
+    const t = Math.min(dx ? b.w / Math.abs(dx) : Infinity, dy ? b.h / Math.abs(dy) : Infinity, 1);
+    return { x: b.x + dx * t, y: b.y + dy * t };
   }
 
   // An arrow from the place each moved card left (its ghost) to the card.
@@ -32,8 +39,10 @@
     state.querySelectorAll(".chip[data-move]").forEach((chip) => {
       const ghost = state.querySelector(`.ghost[data-move="${chip.dataset.move}"]`);
       if (!ghost) return;
-      const a = centre(ghost, origin);
-      const b = centre(chip, origin);
+      const from = box(ghost, origin);
+      const to = box(chip, origin);
+      const a = edge(from, to);
+      const b = edge(to, from);
       const bend = Math.min(80, Math.hypot(b.x - a.x, b.y - a.y) / 4);
       const path = document.createElementNS(SVG, "path");
       path.setAttribute("class", "move");
