@@ -126,7 +126,7 @@ def test_the_view_of_everyone_shows_every_face_and_who_may_see_it():
     run = secrets()
     steps = view(run, EVERYONE)
     (morph,) = steps[2].board.pile("battlefield").chips
-    assert morph.name == "Secret Morph" and morph.card_type == "planeswalker" and morph.face_down and morph.seen_by == ("A",)
+    assert morph.name == "Secret Morph" and morph.card_type == "planeswalker" and morph.object.face_down and morph.seen_by == ("A",)
     (hand_card,) = steps[3].board.pile("hand/A").chips
     assert hand_card.name == "Quiet Draw" and hand_card.seen_by == ("A",)
 
@@ -141,7 +141,7 @@ def test_a_player_sees_the_face_of_their_own_face_down_permanent_and_their_own_h
 def test_the_other_player_sees_neither_name_nor_type_of_what_is_hidden_from_them():
     steps = view(secrets(), 1)
     (morph,) = steps[2].board.pile("battlefield").chips
-    assert morph.hidden and morph.card_type is None and morph.kind is None and morph.face_down and morph.owner == "A"
+    assert morph.hidden and morph.card_type is None and morph.kind is None and morph.object.face_down and morph.owner == "A"
     (hand_card,) = steps[3].board.pile("hand/A").chips
     assert hand_card.hidden and hand_card.card_type is None
     assert steps[1].action == f"cast_face_down {HIDDEN} player=A"

@@ -88,22 +88,17 @@ class Run:
 
 @dataclass(frozen=True)
 class Chip:
-    """One card as a viewer sees it. `name`, `card_type` and `kind` are None when the face is hidden."""
+    """One card as a viewer sees it. `name`, `card_type` and `kind` are None when the face is hidden;
+    `object` is its state (where it is, its controller, identity, face-down state and memory), which
+    holds nothing of its face."""
 
     name: str | None
     card_type: str | None
     kind: str | None  # "token", "commander", "sideboard"; None for a deck card or a hidden face
     owner: str
     controller: str
-    gen: int
+    object: ObjectState
     new_object: bool  # it became a new object on this step (400.7)
-    face_down: bool
-    counters: int
-    tapped: bool
-    attached: bool
-    effect: bool
-    revealed: bool
-    shown: tuple[str, ...]
     seen_by: tuple[str, ...] | None  # who may see its face: in the view of everyone only
     change: str  # "moved", "created", "reordered", "changed" or ""
     move: int | None  # the number of the move that brought it here (its arrow)
@@ -219,7 +214,7 @@ def view(run: Run, viewer: int | None) -> tuple[StepView, ...]:
             refused=_redact(step.reason, run, unnamed) if isinstance(step, Refused) else "",
             board=board(run, before, state, hidden[number], viewer, witnesses, unnamed),
             findings=tuple(_finding_view(f, run, hidden[number]) for f in findings),
-            failures=tuple(_failure_text(message, run, viewer) for n, message in run.failures if n == number),
+            failures=tuple(_failure_text(message, viewer) for n, message in run.failures if n == number),
         ))
     return tuple(views)
 
@@ -281,15 +276,8 @@ def _chip(run: Run, before: GameState, after: GameState, i: int, hidden: bool, v
         kind=None if hidden or slot.kind is SlotKind.CARD else slot.kind.value,
         owner=PLAYER_NAMES[slot.owner],
         controller=PLAYER_NAMES[o.controller],
-        gen=o.gen,
+        object=o,
         new_object=o.gen != was.gen,
-        face_down=o.face_down,
-        counters=o.counters,
-        tapped=o.tapped,
-        attached=o.attached,
-        effect=o.effect,
-        revealed=o.revealed,
-        shown=tuple(PLAYER_NAMES[p] for p in o.shown),
         seen_by=tuple(PLAYER_NAMES[p] for p in range(run.world.players) if sees(run.world.ruleset, after, p, i)) if viewer is EVERYONE else None,
         change=change,
         move=moves.get(i) if change == "moved" else None,
@@ -344,7 +332,7 @@ def _redact(text: str, run: Run, unnamed: frozenset[int]) -> str:
     return text
 
 
-def _failure_text(message: str, run: Run, viewer: int | None) -> str:
+def _failure_text(message: str, viewer: int | None) -> str:
     """A scenario's failed expectation, which may name any card: in full for everyone only."""
     return message if viewer is EVERYONE else "an expectation of the scenario fails here (the view of everyone shows which)"
 

@@ -8,6 +8,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from ..model import PLAYER_NAMES
 from .board import Chip, Ghost, Pile, Run, StepView, viewer_label
 from .page import rows
 
@@ -24,14 +25,15 @@ def chip_text(c: Chip, came_from: str | None, players: int) -> Text:
     text.append(f" {c.owner}", style=PLAYER_STYLE[c.owner])
     if c.controller != c.owner:
         text.append(f"→{c.controller}", style=PLAYER_STYLE[c.controller])
-    marks = [f"gen {c.gen}" + (" new" if c.new_object else "")]
-    marks += [name for name, on in (("face down", c.face_down), ("tapped", c.tapped), ("attached", c.attached), ("effect", c.effect),
-                                    ("revealed", c.revealed)) if on]
-    if c.counters:
-        marks.append(f"{c.counters} counter{'s' * (c.counters != 1)}")
-    if c.shown:
-        marks.append(f"shown to {', '.join(c.shown)}")
-    if c.seen_by is not None and (c.face_down or 0 < len(c.seen_by) < players):
+    o = c.object
+    marks = [f"gen {o.gen}" + (" new" if c.new_object else "")]
+    marks += [name for name, on in (("face down", o.face_down), ("tapped", o.tapped), ("attached", o.attached), ("effect", o.effect),
+                                    ("revealed", o.revealed)) if on]
+    if o.counters:
+        marks.append(f"{o.counters} counter{'s' * (o.counters != 1)}")
+    if o.shown:
+        marks.append(f"shown to {', '.join(PLAYER_NAMES[p] for p in o.shown)}")
+    if c.seen_by is not None and (o.face_down or 0 < len(c.seen_by) < players):
         marks.append(f"seen by {', '.join(c.seen_by) or 'nobody'}")
     text.append(f" ({'; '.join(marks)})", style="dim")
     if c.change == "moved" and came_from:
