@@ -45,6 +45,10 @@ from .report import (
 )
 from .ruleset import _rule_sort_key, builtin_names, load_ruleset
 from .trace import read_trace, write_atomically, write_trace
+from .view.board import parse_viewer, view, viewer_label, viewers
+from .view.page import diff_page, run_page
+from .view.sources import load_run
+from .view.terminal import show_renderables
 
 EXIT_CODES_HELP = (
     "Exit codes: 0 every verdict as the rule set expects (holds unless it declares [[expect]]); "
@@ -337,7 +341,8 @@ DIFF_EXIT_CODES = (
 @click.option("--timeout", default=60.0, show_default=True, help="Seconds allowed per check and per solver question.")
 @click.option("--out", "out_dir", default="counterexamples", show_default=True, type=click.Path(path_type=Path), help="Folder for the traces and scenarios.")
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True, help="text, or json: one object for the whole comparison.")
-def diff_command(ruleset_a, ruleset_b, without_a, without_b, property_ids, properties, players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size, seed, timeout, out_dir, output_format) -> int:
+@click.option("--html", "html_file", type=click.Path(path_type=Path), metavar="FILE", help="Also write a page that draws each verdict flip's counterexample and each behaviour difference's two runs side by side.")
+def diff_command(ruleset_a, ruleset_b, without_a, without_b, property_ids, properties, players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size, seed, timeout, out_dir, output_format, html_file) -> int:
     """Compare rule sets A and B (names or .toml paths) within the scope.
 
     Shows the rules that differ; each property's verdict under A and under B, with a counterexample
@@ -355,6 +360,7 @@ def diff_command(ruleset_a, ruleset_b, without_a, without_b, property_ids, prope
     names = [f"{rs.label}--{p.id}.itf.json" for rs in (a, b) for p in props]
     names += [f"{rs.label}--b--{verb}-{k.value}.scenario.toml" for rs in (a, b) for verb in ("allows", "refuses") for k in ActionKind]
     _check_out_dir(out_dir, names)
+    _check_page_file(html_file)
     result = diff(a, b, props, scope, seed=seed, timeout=timeout)
     paths: dict = {}
     for f in result.flips:
@@ -375,11 +381,15 @@ def diff_command(ruleset_a, ruleset_b, without_a, without_b, property_ids, prope
         except OSError as e:
             raise InputError(f"cannot write in {out_dir}: {e.strerror}; choose another --out") from None
         paths[id(d)] = written
+    if html_file is not None:
+        _write_page(html_file, diff_page(result, paths))
     if output_format == "json":
         print(diff_json(result, paths), flush=True)
     else:
         for line in format_diff(result, paths):
             out.print(line, markup=False)
+        if html_file is not None:
+            out.print(f"page written to {html_file}; open it in a browser", markup=False)
     if any(p.checker_bug for p in result.problems):
         return CHECKER_BUG
     if not result.agree:
@@ -471,6 +481,51 @@ def run(files) -> int:
         if failed:
             code = max(code, ExitCode.VIOLATED)
     return code
+
+
+SHOW_EXIT_CODES = (
+    "Exit codes: 0 shown (a trace replays as recorded; a scenario's expectations hold); 1 shown, but the trace does not"
+    " replay in the interpreter as recorded, or an expectation of the scenario fails; 2 bad input."
+)
+
+
+def _check_page_file(path: Path | None) -> None:
+    if path is not None and path.is_dir():
+        raise InputError(f"--html {path} is a folder; give the name of the page to write, such as trace.html")
+
+
+def _write_page(path: Path, html: str) -> None:
+    try:
+        write_atomically(path, html)
+    except OSError as e:
+        raise InputError(f"cannot write {path}: {e.strerror}; choose another --html file") from None
+
+
+@app.command(epilog=SHOW_EXIT_CODES)
+@click.argument("file", type=click.Path(path_type=Path))
+@click.option("--html", "html_file", type=click.Path(path_type=Path), metavar="FILE", help="Write a self-contained page (a board per step, a slider, arrow keys, a \"view as\" selector) instead of printing.")
+@click.option("--view-as", "view_as", metavar="VIEWER", help="everyone (the default), or a player (A, B, ...): hide the faces that player may not see. With --html, the page holds that view only.")
+@click.option("--step", type=int, metavar="N", help="The step whose board is printed (0 is the start; default: the violation, or the last step).")
+@click.option("--all", "all_steps", is_flag=True, help="Print the board after every step.")
+def show(file: Path, html_file: Path | None, view_as: str | None, step: int | None, all_steps: bool) -> int:
+    """Draw a trace (a counterexample, a lint witness: .itf.json) or a scenario (.toml, run in the
+    interpreter) as boards: in the terminal, or as an HTML page with --html."""
+    _check_page_file(html_file)
+    shown = load_run(file)
+    viewer = parse_viewer(view_as or "everyone", shown.world.players)
+    last = len(shown.steps)
+    if step is not None and not 0 <= step <= last:
+        raise InputError(f"--step must be 0..{last} (the run has {last} steps), got {step}")
+    if html_file is not None:
+        _write_page(html_file, run_page(shown, None if view_as is None else (viewer,)))
+        chosen = viewers(shown) if view_as is None else (viewer,)
+        out.print(f"page written to {html_file}: {last} steps, as seen by {', '.join(viewer_label(v) for v in chosen)}; open it in a browser", markup=False)
+    else:
+        steps = view(shown, viewer)
+        default = next((f.step for f in shown.findings), last)
+        for renderable in show_renderables(shown, viewer, steps, None if all_steps else (default if step is None else step)):
+            out.print(renderable)
+    return ExitCode.VIOLATED if shown.problem or shown.failures else ExitCode.OK
 
 
 @app.command(name="list")

@@ -48,17 +48,23 @@ def first_violation(world: World, prop: Property, initial: GameState, steps: tup
     return None
 
 
-def witnesses(world: World, prop: Property, initial: GameState, steps: tuple[Step, ...], index: int) -> list[str]:
-    """`c = A2` for each binding of the property's outer `forall` that fails at state `index`."""
+def witness_bindings(world: World, prop: Property, initial: GameState, steps: tuple[Step, ...], index: int) -> list[tuple[tuple[str, Sort, int], ...]]:
+    """Each binding of the property's outer `forall` that fails at state `index`, as (variable, sort,
+    value) triples: the value is a player for Sort.PLAYER, else a slot."""
     backend = _backend_at(world, prop, initial, steps, index)
     sorts = dict(prop.expr.binders) if hasattr(prop.expr, "binders") else {}
-    shown = []
-    for env in falsifying_bindings(prop, backend, world.slots, world.players):
-        shown.append(", ".join(
-            f"{name} = {PLAYER_NAMES[value] if sorts[name] is Sort.PLAYER else world.slots[value].name}"
-            for name, value in env.items()
-        ))
-    return shown
+    return [
+        tuple((name, sorts[name], value) for name, value in env.items())
+        for env in falsifying_bindings(prop, backend, world.slots, world.players)
+    ]
+
+
+def witnesses(world: World, prop: Property, initial: GameState, steps: tuple[Step, ...], index: int) -> list[str]:
+    """`c = A2` for each binding of the property's outer `forall` that fails at state `index`."""
+    return [
+        ", ".join(f"{name} = {PLAYER_NAMES[value] if sort is Sort.PLAYER else world.slots[value].name}" for name, sort, value in binding)
+        for binding in witness_bindings(world, prop, initial, steps, index)
+    ]
 
 
 def execute(world: World, initial: GameState, actions: list[Action], recorded: list[GameState] | None = None,
