@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import re
 import tomllib
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 
@@ -38,6 +38,7 @@ class Rule:
     without: str
     zones: tuple[Zone, ...] = ()  # for owner-redirect, order-fixed and zone-closed: the zones it governs
     restates: str | None = None  # a rule whose text another rule already carries in the model
+    line: int | None = field(default=None, compare=False)  # of its [[rule]] header in the file
 
 
 @dataclass(frozen=True)
@@ -45,6 +46,7 @@ class ActionDecl:
     kind: ActionKind
     cites: tuple[str, ...]
     summary: str
+    line: int | None = field(default=None, compare=False)  # of its [[action]] header in the file
 
 
 @dataclass(frozen=True)
@@ -203,6 +205,11 @@ def builtin_names() -> list[str]:
     return sorted(p.name.removesuffix(".toml") for p in _builtin_dir().iterdir() if p.name.endswith(".toml"))
 
 
+def builtin_file(name: str):
+    """The file of a built-in rule set (a path, or a resource of the installed package)."""
+    return _builtin_dir() / f"{name}.toml"
+
+
 def _builtin_dir():
     try:
         return resources.files("zoneproof.builtin_model")
@@ -213,7 +220,7 @@ def _builtin_dir():
 def load_ruleset(name_or_path: str) -> RuleSet:
     """A built-in rule set by name (`mtg-current`) or a rule set file by path."""
     if name_or_path in builtin_names():
-        resource = _builtin_dir() / f"{name_or_path}.toml"
+        resource = builtin_file(name_or_path)
         return parse_ruleset(resource.read_bytes(), f"model/{name_or_path}.toml", origin="builtin")
     path = Path(name_or_path)
     if name_or_path.endswith(".toml") or _exists(path):
@@ -248,8 +255,8 @@ def parse_ruleset(data: bytes, path: str, origin: str) -> RuleSet:
     if not re.fullmatch(r"[a-z0-9][a-z0-9-]*", name):
         reader.fail(f"rule set name '{name}' must be lower-case letters, digits and hyphens", name)
     zones = tuple(reader.zone(z) for z in reader.table_list(doc, "zone"))
-    rules = tuple(reader.rule(r) for r in reader.table_list(doc, "rule"))
-    actions = tuple(reader.action(a) for a in reader.table_list(doc, "action"))
+    rules = tuple(replace(reader.rule(r), line=reader.block_line("rule", i)) for i, r in enumerate(reader.table_list(doc, "rule")))
+    actions = tuple(replace(reader.action(a), line=reader.block_line("action", i)) for i, a in enumerate(reader.table_list(doc, "action")))
     expectations = tuple(reader.expectation(e, i) for i, e in enumerate(reader.optional_table_list(doc, "expect")))
     for i, e in enumerate(expectations):
         if any(x.property == e.property for x in expectations[:i]):
