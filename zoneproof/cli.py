@@ -5,6 +5,7 @@ Handlers return an exit code; bad input of any kind ends in one line on stderr a
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 import time
@@ -20,6 +21,7 @@ from .check import CheckResult, Verdict
 from .coverage import coverage
 from .lint import Status, lint
 from .diff import behaviour_scenarios, diff
+from .config import Project, find_project
 from .errors import ExitCode, InputError, did_you_mean
 from .formats import FORMAT_HELP, FORMATS, check_summary, coverage_summary, diff_summary, lint_summary, output_for, run_summary
 from .model import PLAYER_NAMES, ActionKind, Scope, team_size_problem
@@ -45,6 +47,28 @@ out = Console(highlight=False, soft_wrap=True)
 @click.version_option(__version__, prog_name="zoneproof")
 def app() -> None:
     pass
+
+
+def project_defaults(command):
+    """Settings of the project config (`zoneproof.toml` or `[tool.zoneproof]`) for every parameter
+    not given on the command line; the command gets the project (or None) as `project`."""
+
+    @functools.wraps(command)
+    def with_project(**params):
+        ctx = click.get_current_context()
+        project = find_project()
+        if project is not None:
+            for name, value in project.settings.items():
+                if name in params and ctx.get_parameter_source(name) is click.core.ParameterSource.DEFAULT:
+                    params[name] = value
+        return command(project=project, **params)
+
+    return with_project
+
+
+def _ruleset(project: Project | None, name: str):
+    ruleset = load_ruleset(name)
+    return project.with_expectations(ruleset) if project is not None else ruleset
 
 
 def property_options(command):
@@ -163,7 +187,8 @@ def _write_counterexample(r: CheckResult, directory: Path, emit: tuple[str, ...]
 @click.option("--emit", multiple=True, type=click.Choice(["itf", "scenario"]), default=("itf",), show_default=True, help="What to write for each counterexample: an ITF trace, a scenario file for `zoneproof run`, or both (repeat the option).")
 @click.option("--no-lint", is_flag=True, help="Skip lint (dead actions and rules, vacuous properties, conflicts; see `zoneproof lint`).")
 @click.option("--jobs", "-j", default=0, show_default=True, type=click.IntRange(min=0), help="Worker processes: each rule set's checks and its lint are separate tasks; 0: one per core. The output is the same for any value.")
-def check(rulesets, without, property_ids, properties, players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size, seed, timeout, out_dir, output_format, emit, no_lint, jobs) -> int:
+@project_defaults
+def check(rulesets, without, property_ids, properties, players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size, seed, timeout, out_dir, output_format, emit, no_lint, jobs, project) -> int:
     """Check RULESETS (names or .toml paths; default: every built-in rule set) against the properties.
 
     Prints one line per rule set and property, each counterexample as numbered steps, and a summary;
@@ -172,7 +197,7 @@ def check(rulesets, without, property_ids, properties, players, cards, sideboard
     scope = _scope(players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size)
     if timeout <= 0:
         raise InputError(f"--timeout must be more than 0 seconds, got {timeout:g}")
-    chosen = [load_ruleset(name).without(list(without)) for name in (rulesets or builtin_names())]
+    chosen = [_ruleset(project, name).without(list(without)) for name in (rulesets or builtin_names())]
     props = _select_properties(list(properties), list(property_ids))
     _check_out_dir(out_dir, [f"{rs.label}--{p.id}.scenario.toml" for rs in chosen for p in props])
     results = []
@@ -248,7 +273,8 @@ LINT_EXIT_CODES = (
 @click.option("--out", "out_dir", default="counterexamples", show_default=True, type=click.Path(path_type=Path), help="Folder for conflict scenarios and witness traces.")
 @click.option("--format", "output_format", type=click.Choice(FORMATS), default="text", show_default=True, help=FORMAT_HELP)
 @click.option("--witness", is_flag=True, help="Write, for every property whose trigger fires, a trace where it does (an ITF trace for `zoneproof replay`).")
-def lint_command(rulesets, without, property_ids, properties, players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size, seed, timeout, out_dir, output_format, witness) -> int:
+@project_defaults
+def lint_command(rulesets, without, property_ids, properties, players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size, seed, timeout, out_dir, output_format, witness, project) -> int:
     """Lint RULESETS (default: every built-in rule set) within the scope.
 
     Dead actions (never enabled in a reachable state), dead rules (removing them changes no reachable
@@ -259,7 +285,7 @@ def lint_command(rulesets, without, property_ids, properties, players, cards, si
     scope = _scope(players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size)
     if timeout <= 0:
         raise InputError(f"--timeout must be more than 0 seconds, got {timeout:g}")
-    chosen = [load_ruleset(name).without(list(without)) for name in (rulesets or builtin_names())]
+    chosen = [_ruleset(project, name).without(list(without)) for name in (rulesets or builtin_names())]
     props = _select_properties(list(properties), list(property_ids))
     _check_out_dir(out_dir, [f"{rs.label}--{p.id}--witness.itf.json" for rs in chosen for p in props])
     reports = []
@@ -304,7 +330,8 @@ DIFF_EXIT_CODES = (
 @click.option("--timeout", default=60.0, show_default=True, help="Seconds allowed per check and per solver question.")
 @click.option("--out", "out_dir", default="counterexamples", show_default=True, type=click.Path(path_type=Path), help="Folder for the traces and scenarios.")
 @click.option("--format", "output_format", type=click.Choice(FORMATS), default="text", show_default=True, help=FORMAT_HELP)
-def diff_command(ruleset_a, ruleset_b, without_a, without_b, property_ids, properties, players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size, seed, timeout, out_dir, output_format) -> int:
+@project_defaults
+def diff_command(ruleset_a, ruleset_b, without_a, without_b, property_ids, properties, players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size, seed, timeout, out_dir, output_format, project) -> int:
     """Compare rule sets A and B (names or .toml paths) within the scope.
 
     Shows the rules that differ; each property's verdict under A and under B, with a counterexample
@@ -316,8 +343,8 @@ def diff_command(ruleset_a, ruleset_b, without_a, without_b, property_ids, prope
     scope = _scope(players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size)
     if timeout <= 0:
         raise InputError(f"--timeout must be more than 0 seconds, got {timeout:g}")
-    a = load_ruleset(ruleset_a).without(list(without_a))
-    b = load_ruleset(ruleset_b).without(list(without_b))
+    a = _ruleset(project, ruleset_a).without(list(without_a))
+    b = _ruleset(project, ruleset_b).without(list(without_b))
     props = _select_properties(list(properties), list(property_ids))
     names = [f"{rs.label}--{p.id}.itf.json" for rs in (a, b) for p in props]
     names += [f"{rs.label}--b--{verb}-{k.value}.scenario.toml" for rs in (a, b) for verb in ("allows", "refuses") for k in ActionKind]
@@ -374,13 +401,14 @@ COVERAGE_EXIT_CODES = (
 @click.option("--seed", default=0, show_default=True, help="Z3's random seed; the same seed gives the same output.")
 @click.option("--timeout", default=60.0, show_default=True, help="Seconds allowed per check (rule removed and property).")
 @click.option("--format", "output_format", type=click.Choice(FORMATS), default="text", show_default=True, help=FORMAT_HELP)
-def coverage_command(ruleset_name, without, property_ids, properties, players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size, seed, timeout, output_format) -> int:
+@project_defaults
+def coverage_command(ruleset_name, without, property_ids, properties, players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size, seed, timeout, output_format, project) -> int:
     """Remove each rule of RULESET in turn and re-check every property: print which property fails (at
     which depth) for each removed rule, and list the unguarded rules, whose removal no property notices."""
     scope = _scope(players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size)
     if timeout <= 0:
         raise InputError(f"--timeout must be more than 0 seconds, got {timeout:g}")
-    ruleset = load_ruleset(ruleset_name).without(list(without))
+    ruleset = _ruleset(project, ruleset_name).without(list(without))
     props = _select_properties(list(properties), list(property_ids))
     started = time.monotonic()
     rows = coverage(ruleset, props, scope, seed=seed, timeout=timeout)
@@ -413,12 +441,19 @@ def replay(trace_file: Path) -> int:
 
 
 @app.command(epilog="Exit codes: 0 every expectation holds; 1 some expectation fails; 2 bad input.")
-@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.argument("files", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--format", "output_format", type=click.Choice(FORMATS), default="text", show_default=True, help=FORMAT_HELP)
-def run(files, output_format) -> int:
+@project_defaults
+def run(files, output_format, project) -> int:
     """Run scenario files (.toml) in the interpreter and check their expectations; an ITF trace
-    (.itf.json) is replayed instead. A failing expectation never stops the other scenarios."""
+    (.itf.json) is replayed instead. A failing expectation never stops the other scenarios.
+    Without FILES, the scenario folders of the project config."""
     started = time.monotonic()
+    if project is not None and not files:
+        files = project.scenario_files()
+    if not files:
+        where = f"the `scenarios` of {project.path} name none" if project is not None else "no project config names scenario folders"
+        raise InputError(f"no scenario files: give FILES ({where}); see `zoneproof run --help`")
     traces = [f for f in files if str(f).endswith(".itf.json")]
     scenarios = [load_scenario(f) for f in files if f not in traces]
     output = output_for(output_format, "run", out)

@@ -299,6 +299,11 @@ def parse_ruleset(data: bytes, path: str, origin: str) -> RuleSet:
     )
 
 
+def read_expectation(table: dict, index: int, text: str, path: str, header: str) -> Expectation:
+    """The index-th [[header]] table of a TOML file as an expectation (bad input points at its line)."""
+    return _Reader(text, path).expectation(table, index, header)
+
+
 def parse_toml(text: str, path: str) -> dict:
     """TOML to a dict; a syntax error becomes an InputError at its line and column."""
     try:
@@ -386,31 +391,32 @@ class _Reader:
             self.fail_in_block(table_name, index, f'[[{table_name}]] for {what} {name} needs `reason = "..."` saying why', "reason" if "reason" in table else None)
         return KnownDead(what, name, reason.strip(), table_name)
 
-    def expectation(self, table: dict, index: int) -> Expectation:
+    def expectation(self, table: dict, index: int, header: str = "expect") -> Expectation:
+        """An [[expect]] table (or the header given, in a project config)."""
         for key in table:
             if key not in EXPECT_KEYS:
                 self.fail_in_block(
-                    "expect", index,
-                    f"unknown key '{key}' in [[expect]]{did_you_mean(key, EXPECT_KEYS)}; the keys are {', '.join(EXPECT_KEYS)}",
+                    header, index,
+                    f"unknown key '{key}' in [[{header}]]{did_you_mean(key, EXPECT_KEYS)}; the keys are {', '.join(EXPECT_KEYS)}",
                     key,
                 )
         prop = table.get("property")
         if not isinstance(prop, str) or not prop.strip():
-            self.fail_in_block("expect", index, '[[expect]] needs `property = "..."` (a property id)', "property" if "property" in table else None)
+            self.fail_in_block(header, index, f'[[{header}]] needs `property = "..."` (a property id)', "property" if "property" in table else None)
         verdict = table.get("verdict")
         if not isinstance(verdict, str) or verdict not in EXPECTED_VERDICTS:
             shown = verdict if isinstance(verdict, str) else repr(verdict)
             self.fail_in_block(
-                "expect", index,
-                f"[[expect]] for '{prop}': unknown verdict '{shown}'{did_you_mean(str(shown), EXPECTED_VERDICTS)};"
+                header, index,
+                f"[[{header}]] for '{prop}': unknown verdict '{shown}'{did_you_mean(str(shown), EXPECTED_VERDICTS)};"
                 f" one of: {', '.join(EXPECTED_VERDICTS)}",
                 "verdict" if "verdict" in table else None,
             )
         reason = table.get("reason", "")
         if not isinstance(reason, str) or (verdict != "holds" and not reason.strip()):
             self.fail_in_block(
-                "expect", index,
-                f'[[expect]] for \'{prop}\': expecting "{verdict}" needs `reason = "..."` saying why', "reason" if "reason" in table else None,
+                header, index,
+                f'[[{header}]] for \'{prop}\': expecting "{verdict}" needs `reason = "..."` saying why', "reason" if "reason" in table else None,
             )
         return Expectation(prop, verdict, reason.strip())
 
