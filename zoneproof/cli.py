@@ -15,7 +15,7 @@ import click
 import tomli_w
 from rich.console import Console
 
-from . import __version__
+from . import __version__, progress
 from .batch import available_cores, check_rulesets
 from .check import CheckResult, Verdict
 from .coverage import coverage
@@ -69,6 +69,13 @@ def project_defaults(command):
 def _ruleset(project: Project | None, name: str):
     ruleset = load_ruleset(name)
     return project.with_expectations(ruleset) if project is not None else ruleset
+
+
+def progress_options(command):
+    """--quiet and --verbose: how much of a run's progress goes to stderr."""
+    command = click.option("--verbose", "-v", is_flag=True,
+                           help="Log each rule set, property and depth on stderr as it starts, on a terminal or not.")(command)
+    return click.option("--quiet", "-q", is_flag=True, help="No progress display (it shows only when stderr is a terminal).")(command)
 
 
 def property_options(command):
@@ -187,8 +194,10 @@ def _write_counterexample(r: CheckResult, directory: Path, emit: tuple[str, ...]
 @click.option("--emit", multiple=True, type=click.Choice(["itf", "scenario"]), default=("itf",), show_default=True, help="What to write for each counterexample: an ITF trace, a scenario file for `zoneproof run`, or both (repeat the option).")
 @click.option("--no-lint", is_flag=True, help="Skip lint (dead actions and rules, vacuous properties, conflicts; see `zoneproof lint`).")
 @click.option("--jobs", "-j", default=0, show_default=True, type=click.IntRange(min=0), help="Worker processes: each rule set's checks and its lint are separate tasks; 0: one per core. The output is the same for any value.")
+@click.option("--scheduler", metavar="ADDRESS", help="Run the tasks on the Dask cluster of this scheduler (tcp://HOST:PORT) instead of local processes; needs `pip install 'zoneproof[cluster]'`. The output is the same.")
+@progress_options
 @project_defaults
-def check(rulesets, without, property_ids, properties, players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size, seed, timeout, out_dir, output_format, emit, no_lint, jobs, project) -> int:
+def check(rulesets, without, property_ids, properties, players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size, seed, timeout, out_dir, output_format, emit, no_lint, jobs, scheduler, quiet, verbose, project) -> int:
     """Check RULESETS (names or .toml paths; default: every built-in rule set) against the properties.
 
     Prints one line per rule set and property, each counterexample as numbered steps, and a summary;
@@ -204,16 +213,20 @@ def check(rulesets, without, property_ids, properties, players, cards, sideboard
     reports = []
     started = time.monotonic()
     output = output_for(output_format, "check", out)
-    for checked, report in check_rulesets(chosen, props, scope, seed, timeout, not no_lint, jobs or available_cores()):
-        for r in checked:
-            path = None
-            if r.trace is not None:
-                path = _write_counterexample(r, out_dir, emit)
-            output.check(r, path)
-            results.append(r)
-        if report is not None:
-            reports.append(report)
-            output.lint(report, _write_lint_files(report, out_dir, witness=False))
+    # the units of the progress bar: a rule set's lint takes about as long as its checks
+    with progress.display(len(chosen) * len(props) * (1 if no_lint else 2), quiet, verbose) as shown:
+        for checked, report in check_rulesets(chosen, props, scope, seed, timeout, not no_lint, jobs or available_cores(), shown.listener, scheduler):
+            for r in checked:
+                path = None
+                if r.trace is not None:
+                    path = _write_counterexample(r, out_dir, emit)
+                output.check(r, path)
+                results.append(r)
+                shown.advance(1)
+            if report is not None:
+                reports.append(report)
+                output.lint(report, _write_lint_files(report, out_dir, witness=False))
+                shown.advance(len(props))
     code = max(check_exit_code(results), lint_exit_code(reports), key=EXIT_PRIORITY.index)
     output.finish(check_summary(results, reports, time.monotonic() - started, code))
     return code
@@ -273,8 +286,9 @@ LINT_EXIT_CODES = (
 @click.option("--out", "out_dir", default="counterexamples", show_default=True, type=click.Path(path_type=Path), help="Folder for conflict scenarios and witness traces.")
 @click.option("--format", "output_format", type=click.Choice(FORMATS), default="text", show_default=True, help=FORMAT_HELP)
 @click.option("--witness", is_flag=True, help="Write, for every property whose trigger fires, a trace where it does (an ITF trace for `zoneproof replay`).")
+@progress_options
 @project_defaults
-def lint_command(rulesets, without, property_ids, properties, players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size, seed, timeout, out_dir, output_format, witness, project) -> int:
+def lint_command(rulesets, without, property_ids, properties, players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size, seed, timeout, out_dir, output_format, witness, quiet, verbose, project) -> int:
     """Lint RULESETS (default: every built-in rule set) within the scope.
 
     Dead actions (never enabled in a reachable state), dead rules (removing them changes no reachable
@@ -291,9 +305,11 @@ def lint_command(rulesets, without, property_ids, properties, players, cards, si
     reports = []
     started = time.monotonic()
     output = output_for(output_format, "lint", out)
-    for ruleset in chosen:
-        reports.append(lint(ruleset, props, scope, seed=seed, timeout=timeout))
-        output.lint(reports[-1], _write_lint_files(reports[-1], out_dir, witness))
+    with progress.display(len(chosen), quiet, verbose) as shown:
+        for ruleset in chosen:
+            reports.append(lint(ruleset, props, scope, seed=seed, timeout=timeout))
+            output.lint(reports[-1], _write_lint_files(reports[-1], out_dir, witness))
+            shown.advance(1)
     code = lint_exit_code(reports)
     output.finish(lint_summary(reports, time.monotonic() - started, code))
     return code
@@ -330,8 +346,9 @@ DIFF_EXIT_CODES = (
 @click.option("--timeout", default=60.0, show_default=True, help="Seconds allowed per check and per solver question.")
 @click.option("--out", "out_dir", default="counterexamples", show_default=True, type=click.Path(path_type=Path), help="Folder for the traces and scenarios.")
 @click.option("--format", "output_format", type=click.Choice(FORMATS), default="text", show_default=True, help=FORMAT_HELP)
+@progress_options
 @project_defaults
-def diff_command(ruleset_a, ruleset_b, without_a, without_b, property_ids, properties, players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size, seed, timeout, out_dir, output_format, project) -> int:
+def diff_command(ruleset_a, ruleset_b, without_a, without_b, property_ids, properties, players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size, seed, timeout, out_dir, output_format, quiet, verbose, project) -> int:
     """Compare rule sets A and B (names or .toml paths) within the scope.
 
     Shows the rules that differ; each property's verdict under A and under B, with a counterexample
@@ -349,7 +366,8 @@ def diff_command(ruleset_a, ruleset_b, without_a, without_b, property_ids, prope
     names = [f"{rs.label}--{p.id}.itf.json" for rs in (a, b) for p in props]
     names += [f"{rs.label}--b--{verb}-{k.value}.scenario.toml" for rs in (a, b) for verb in ("allows", "refuses") for k in ActionKind]
     _check_out_dir(out_dir, names)
-    result = diff(a, b, props, scope, seed=seed, timeout=timeout)
+    with progress.display(None, quiet, verbose):
+        result = diff(a, b, props, scope, seed=seed, timeout=timeout)
     paths: dict = {}
     for f in result.flips:
         r = f.violated
@@ -401,8 +419,9 @@ COVERAGE_EXIT_CODES = (
 @click.option("--seed", default=0, show_default=True, help="Z3's random seed; the same seed gives the same output.")
 @click.option("--timeout", default=60.0, show_default=True, help="Seconds allowed per check (rule removed and property).")
 @click.option("--format", "output_format", type=click.Choice(FORMATS), default="text", show_default=True, help=FORMAT_HELP)
+@progress_options
 @project_defaults
-def coverage_command(ruleset_name, without, property_ids, properties, players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size, seed, timeout, output_format, project) -> int:
+def coverage_command(ruleset_name, without, property_ids, properties, players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size, seed, timeout, output_format, quiet, verbose, project) -> int:
     """Remove each rule of RULESET in turn and re-check every property: print which property fails (at
     which depth) for each removed rule, and list the unguarded rules, whose removal no property notices."""
     scope = _scope(players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size)
@@ -411,7 +430,8 @@ def coverage_command(ruleset_name, without, property_ids, properties, players, c
     ruleset = _ruleset(project, ruleset_name).without(list(without))
     props = _select_properties(list(properties), list(property_ids))
     started = time.monotonic()
-    rows = coverage(ruleset, props, scope, seed=seed, timeout=timeout)
+    with progress.display(None, quiet, verbose):
+        rows = coverage(ruleset, props, scope, seed=seed, timeout=timeout)
     output = output_for(output_format, "coverage", out)
     output.coverage(ruleset, scope, rows, props)
     code = coverage_exit_code(rows)
