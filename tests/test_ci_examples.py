@@ -23,10 +23,8 @@ PRE_COMMIT = EXAMPLES / "ci" / "pre-commit-config.yaml"
 
 
 @pytest.fixture
-def rules_repo(tmp_path) -> Path:
-    root = tmp_path / "rules-repo"
-    shutil.copytree(EXAMPLES / "rules-repo", root, ignore=shutil.ignore_patterns("counterexamples"))
-    return root
+def rules_repo(example_repo) -> Path:
+    return example_repo
 
 
 def test_the_workflow_is_a_valid_github_actions_workflow():

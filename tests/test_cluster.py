@@ -4,7 +4,6 @@ processes started here on localhost."""
 
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -19,16 +18,13 @@ from zoneproof.cli import main
 
 distributed = pytest.importorskip("distributed", reason="the cluster extra is not installed: pip install '.[cluster]'")
 
-EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "rules-repo"
 DASK = Path(sys.executable).with_name("dask")
 
 
 @pytest.fixture
-def repo(tmp_path, monkeypatch):
-    root = tmp_path / "rules-repo"
-    shutil.copytree(EXAMPLE, root, ignore=shutil.ignore_patterns("counterexamples"))
-    monkeypatch.chdir(root)
-    return root
+def repo(example_repo, monkeypatch):
+    monkeypatch.chdir(example_repo)
+    return example_repo
 
 
 def check(capsys, *args) -> tuple[int, str]:

@@ -1,25 +1,17 @@
 """The project config: `zoneproof check`, `lint` and `run` with no arguments check what a rules
 repository's `[tool.zoneproof]` (or `zoneproof.toml`) names; flags override it; bad config is one line."""
 
-import shutil
-from pathlib import Path
-
 import pytest
 
 from tests.conftest import json_records
 from tests.test_cli import one_line_error
 from zoneproof.cli import main
 
-EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "rules-repo"
-
-
 @pytest.fixture
-def repo(tmp_path, monkeypatch):
+def repo(example_repo, monkeypatch):
     """A copy of the example rules repository, as the current folder."""
-    root = tmp_path / "rules-repo"
-    shutil.copytree(EXAMPLE, root, ignore=shutil.ignore_patterns("counterexamples"))
-    monkeypatch.chdir(root)
-    return root
+    monkeypatch.chdir(example_repo)
+    return example_repo
 
 
 @pytest.fixture

@@ -4,29 +4,24 @@ lines reach a pipe as soon as they are known."""
 import fcntl
 import os
 import pty
-import shutil
 import struct
 import subprocess
 import sys
 import termios
 import threading
 import time
-from pathlib import Path
 
 import pytest
 
 from tests.conftest import normalise
 
-EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "rules-repo"
 ZONEPROOF = [sys.executable, "-m", "zoneproof"]
 ARGS = ["check", "--no-lint", "-p", "owner-zones", "-p", "tokens"]
 
 
 @pytest.fixture
-def repo(tmp_path):
-    root = tmp_path / "rules-repo"
-    shutil.copytree(EXAMPLE, root, ignore=shutil.ignore_patterns("counterexamples"))
-    return root
+def repo(example_repo):
+    return example_repo
 
 
 def environment() -> dict:

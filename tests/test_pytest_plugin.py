@@ -5,22 +5,21 @@ and the plugin agrees with `zoneproof check`."""
 import json
 import re
 import shutil
-from pathlib import Path
 
 import pytest
 
+from tests.conftest import EXAMPLE_REPO
 from zoneproof.cli import main
 
 pytest_plugins = ["pytester"]
 
-EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "rules-repo"
 ITEMS = [f"pyproject.toml::{rs}::{item}" for rs in ("house", "league") for item in ("owner-zones", "tokens", "one-zone", "hands-are-owned", "lint")]
 ITEMS += ["scenarios/stolen-permanent-dies.toml::stolen-permanent-dies", "scenarios/stolen-permanent-returns.toml::stolen-permanent-returns"]
 
 
 @pytest.fixture
 def repo(pytester):
-    shutil.copytree(EXAMPLE, pytester.path, dirs_exist_ok=True, ignore=shutil.ignore_patterns("counterexamples"))
+    shutil.copytree(EXAMPLE_REPO, pytester.path, dirs_exist_ok=True, ignore=shutil.ignore_patterns("counterexamples"))
     return pytester.path
 
 
