@@ -198,7 +198,7 @@ def _write_counterexample(r: CheckResult, directory: Path, emit: tuple[str, ...]
 @progress_options
 @project_defaults
 def check(rulesets, without, property_ids, properties, players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size, seed, timeout, out_dir, output_format, emit, no_lint, jobs, scheduler, quiet, verbose, project) -> int:
-    """Check RULESETS (names or .toml paths; default: every built-in rule set) against the properties.
+    """Check RULESETS (names or .toml paths; default: those of the project config, or every built-in rule set) against the properties.
 
     Prints one line per rule set and property, each counterexample as numbered steps, and a summary;
     writes every counterexample to --out as an ITF trace.
@@ -289,7 +289,7 @@ LINT_EXIT_CODES = (
 @progress_options
 @project_defaults
 def lint_command(rulesets, without, property_ids, properties, players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size, seed, timeout, out_dir, output_format, witness, quiet, verbose, project) -> int:
-    """Lint RULESETS (default: every built-in rule set) within the scope.
+    """Lint RULESETS (default: those of the project config, or every built-in rule set) within the scope.
 
     Dead actions (never enabled in a reachable state), dead rules (removing them changes no reachable
     step), vacuous properties (their trigger never fires) and conflicts (an action that applies but

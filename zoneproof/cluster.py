@@ -35,10 +35,17 @@ class _Future:
         self.future = future
 
     def result(self):
+        from concurrent.futures import CancelledError
+
+        from distributed.comm.core import CommClosedError
+        from distributed.scheduler import KilledWorker
+
         try:
             return self.future.result()
         except ModuleNotFoundError as e:
             raise InputError(f"a Dask worker cannot import {e.name}: install zoneproof (this version) on every worker") from None
+        except (KilledWorker, CommClosedError, CancelledError) as e:
+            raise InputError(f"the Dask cluster lost a task ({type(e).__name__}: {' '.join(str(e).split()[:12])}); check its workers and run again") from None
 
 
 class DaskPool:

@@ -94,7 +94,7 @@ class Display:
         self.live = Live(self, console=console, transient=True, refresh_per_second=8) if mode == "bar" else None
 
     def __rich__(self):
-        return Group(self.bar.make_tasks_table(self.bar.tasks), *(Text(f"  {line}", overflow="ellipsis", no_wrap=True) for line in self.workers.values()))
+        return Group(self.bar.make_tasks_table(self.bar.tasks), *(Text(f"  {line}", overflow="ellipsis", no_wrap=True) for line in list(self.workers.values())))
 
     @property
     def listener(self) -> Callable[[Activity], None] | None:

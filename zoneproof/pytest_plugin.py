@@ -23,6 +23,7 @@ from .report import format_counterexample, format_lint, format_scenario, result_
 from .scenario import load_scenario, run_scenario
 
 PROJECT = pytest.StashKey[Project | None]()
+SCENARIOS = pytest.StashKey[set[Path]]()
 
 
 class ZoneproofFailure(Exception):
@@ -35,9 +36,10 @@ class ZoneproofFailure(Exception):
 
 def pytest_configure(config: pytest.Config) -> None:
     try:
-        config.stash[PROJECT] = find_project(config.rootpath)
+        project = config.stash[PROJECT] = find_project(config.rootpath)
     except InputError as e:
         raise pytest.UsageError(f"zoneproof: {e}") from None
+    config.stash[SCENARIOS] = {p.resolve() for p in project.scenario_files()} if project is not None else set()
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector):
@@ -46,7 +48,7 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector):
         return None
     if file_path.resolve() == project.path:
         return ProjectFile.from_parent(parent, path=file_path, project=project)
-    if file_path.resolve() in {p.resolve() for p in project.scenario_files()}:
+    if file_path.resolve() in parent.config.stash[SCENARIOS]:
         return ScenarioFile.from_parent(parent, path=file_path)
     return None
 
