@@ -1,12 +1,17 @@
+import json
 import os
 import re
+import shutil
 from pathlib import Path
 
 import pytest
+from jsonschema import Draft202012Validator
 
 from zoneproof.cli import main
+from zoneproof.formats import json_schema
 
 GOLDEN = Path(__file__).parent / "golden"
+EXAMPLE_REPO = Path(__file__).resolve().parent.parent / "examples" / "rules-repo"
 SECONDS = re.compile(r" *\d+\.\d+s\b")  # with the padding, which grows with the number
 
 
@@ -37,3 +42,23 @@ def golden():
         assert actual == path.read_text(encoding="utf-8")
 
     return compare
+
+
+def json_records(out: str, record_type: str | None = None) -> list[dict]:
+    """The records of `--format json` output, each checked against the documented schema, the
+    summary last and only there; with `record_type`, only the records of that type."""
+    records = [json.loads(line) for line in out.splitlines()]
+    validator = Draft202012Validator(json_schema())
+    for record in records:
+        validator.validate(record)
+    assert records and records[-1]["type"] == "summary"
+    assert all(r["type"] != "summary" for r in records[:-1])
+    return [r for r in records if r["type"] == record_type] if record_type else records
+
+
+@pytest.fixture
+def example_repo(tmp_path) -> Path:
+    """A copy of the example rules repository (examples/rules-repo), without its counterexamples."""
+    root = tmp_path / "rules-repo"
+    shutil.copytree(EXAMPLE_REPO, root, ignore=shutil.ignore_patterns("counterexamples"))
+    return root

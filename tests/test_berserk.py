@@ -6,13 +6,13 @@ scenarios (tests/scenarios/berserk-*.toml)."""
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
 import pytest
 import z3
 
+from tests.conftest import json_records
 from tests.test_cli import one_line_error
 from zoneproof.encode.system import TransitionSystem
 from zoneproof.interpreter import IllegalAction, World, apply
@@ -128,7 +128,7 @@ def test_lint_reports_the_declared_gap_as_known_and_finds_the_conflict_without_i
     gap = text.index("[[gap]]")
     (tmp_path / "no-gap.toml").write_text(text[:gap] + text[text.index("# ----", gap):], encoding="utf-8")
     code, out, _ = run("lint", "no-gap.toml", "--depth", "2", "-p", "owner-zones", "--format", "json")
-    report = json.loads(out.splitlines()[0])
+    [report] = json_records(out, "lint")
     assert code == 1 and report["gaps"] == []
     assert [c["event"].split()[0] for c in report["conflicts"]] == ["put_into_library"]
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import normalise
+from tests.conftest import json_records, normalise
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -40,7 +40,7 @@ def test_check_without_400_3_prints_writes_and_replays(run, golden, tmp_path):
 def test_check_json_prints_one_object_per_check(run):
     code, out, _ = run("check", "--no-lint", "mtg-current", "-w", "400.12", "-p", "zone-wide", "-p", "tokens", "--format", "json", "--out", "cx")
     assert code == 1
-    lines = [json.loads(line) for line in out.splitlines()]
+    lines = json_records(out, "check")
     assert [(o["property"], o["verdict"], o["depth"]) for o in lines] == [("zone-wide", "violated", 2), ("tokens", "holds", 3)]
     assert lines[0]["trace"] == "cx/mtg-current--without-400.12--zone-wide.itf.json"
     assert lines[1]["trace"] is None
@@ -53,7 +53,7 @@ def test_a_property_proved_by_induction_says_so(run):
     assert code == 0
     assert "owner-zones" in out and "holds     depth 6" in out and "(by induction: holds at every depth)" in out
     code, out, _ = run("check", *scope, "--format", "json")
-    [line] = [json.loads(line) for line in out.splitlines()]
+    [line] = json_records(out, "check")
     assert (line["verdict"], line["depth"], line["inductive"]) == ("holds", 6, True)
 
 

@@ -1,10 +1,9 @@
 """`zoneproof diff`: rules that differ, verdict flips, and shortest runs one rule set allows and the other forbids."""
 
-import json
 import re
 from pathlib import Path
 
-from tests.conftest import normalise
+from tests.conftest import json_records, normalise
 from tests.test_cli import one_line_error
 
 REPO = Path(__file__).resolve().parent.parent
@@ -52,7 +51,8 @@ def test_a_rule_set_against_itself_agrees(run, tmp_path):
 def test_mtg_2010_against_mtg_current_json(run, tmp_path):
     code, out, _ = run("diff", "mtg-2010", "mtg-current", "-p", "command-in-command", *SMALL, "--format", "json")
     assert code == 1
-    doc = json.loads(out)
+    doc, summary = json_records(out)
+    assert summary["counts"]["flips"] == 1 and summary["exit_code"] == 1
     rules = {r["id"]: r for r in doc["rules"]}
     assert rules["400.10"]["a"]["behaviour"] == "documented" and rules["400.10"]["b"]["behaviour"] == "command-in-command"
     assert rules["400.12"]["a"] is None

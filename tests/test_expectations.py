@@ -1,11 +1,11 @@
 """Expected verdicts declared by a rule set ([[expect]]), and the mtg-2010 rule set that relies on them."""
 
-import json
 import re
 from pathlib import Path
 
 import pytest
 
+from tests.conftest import json_records
 from tests.test_cli import one_line_error
 from zoneproof.ruleset import load_ruleset
 
@@ -49,7 +49,7 @@ def test_json_carries_the_expectation(run, tmp_path):
     (tmp_path / "old.toml").write_text(without_400_10("old") + expect("command-in-command", "violated", "no 400.10 here"))
     code, out, _ = run("check", "--no-lint", "old.toml", "-p", "command-in-command", "-p", "owner-zones", *SMALL, "--format", "json")
     assert code == 0
-    first, second = (json.loads(line) for line in out.splitlines())
+    first, second = json_records(out, "check")
     assert first["expected"] == {"verdict": "violated", "reason": "no 400.10 here", "met": True}
     assert second["expected"] == {"verdict": "holds", "reason": None, "met": True}
 
@@ -61,7 +61,7 @@ def test_removing_rules_on_the_command_line_sets_the_expectations_aside(run, tmp
     assert code == 1
     assert "expected" not in out and "unexpected" not in out
     code, out, _ = run("check", "--no-lint", "old.toml", "-w", "400.8", "-p", "command-in-command", *SMALL, "--format", "json")
-    assert json.loads(out)["expected"] is None
+    assert json_records(out, "check")[0]["expected"] is None
 
 
 def test_an_expectation_for_a_property_not_checked_does_not_apply(run, tmp_path):

@@ -1,10 +1,9 @@
 """zoneproof lint and coverage: planted dead action, vacuous property and conflicts, each reported
 exactly; the mtg-current rule set clean with its declared findings; the coverage matrix as a golden."""
 
-import json
 from pathlib import Path
 
-from conftest import normalise
+from conftest import json_records, normalise
 
 MODEL = Path(__file__).resolve().parent.parent / "model" / "mtg-current.toml"
 SMALL = ("--depth", "2", "-p", "owner-zones")
@@ -27,7 +26,7 @@ without = "The {zone} takes objects again."
 
 def lint_json(run, *args):
     code, out, err = run("lint", *args, "--format", "json")
-    return code, [json.loads(line) for line in out.splitlines()], err
+    return code, json_records(out, "lint"), err
 
 
 def test_a_planted_dead_action_is_reported_and_nothing_else_is_dead(run, tmp_path):
@@ -49,7 +48,7 @@ def test_check_runs_lint_and_reports_a_planted_vacuous_property_as_vacuous_not_h
         encoding="utf-8",
     )
     code, out, _ = run("check", "mtg-current", "--properties", "mine.zp", "-p", "face-down-from-hand", "--depth", "2", "--format", "json")
-    result, report = [json.loads(line) for line in out.splitlines()]
+    result, report = json_records(out)[:-1]
     assert result["property"] == "face-down-from-hand" and result["verdict"] == "vacuous"
     (finding,) = report["properties"]
     assert finding["status"] == "vacuous" and finding["known"] is None and code == 1

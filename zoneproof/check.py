@@ -7,13 +7,14 @@ a checker bug and comes back as verdict ERROR with what differed.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import partial
 
 import z3
 
+from . import progress
 from .encode.backend import SymbolicBackend
 from .encode.system import TransitionSystem
 from .encode.variables import Codes
@@ -137,6 +138,7 @@ class Unrolling:
         `assumptions` are passed along with it."""
         if timeout_ms <= 0:
             return SolverResult(Answer.UNKNOWN, reason="budget")
+        progress.at_depth(bound)
         goal = Or([goal_at(k) for k in range(first, bound + 1)])
         if solver is not None:
             self._goals += 1
@@ -224,9 +226,15 @@ def check_properties(ruleset: RuleSet, props: list[Property], scope: Scope, seed
     only one (`_check_alone`). `timeout` bounds the seconds spent on each property, and on the
     joint proof.
     """
+    return list(each_checked(ruleset, props, scope, seed, timeout))
+
+
+def each_checked(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int = 0, timeout: float = 60.0) -> Iterator[CheckResult]:
+    """The results of check_properties one by one, in the order of `props`, each as soon as it is known."""
     scope = ruleset.scope_for(scope)
     decided = _check_expected(ruleset, [p for p in props if _expected_to_hold(ruleset, p)], scope, seed, timeout)
-    return [decided.get(prop.id) or _check_alone(ruleset, prop, scope, seed, timeout) for prop in props]
+    for prop in props:
+        yield decided.get(prop.id) or _check_alone(ruleset, prop, scope, seed, timeout)
 
 
 def _expected_to_hold(ruleset: RuleSet, prop: Property) -> bool:
@@ -243,6 +251,7 @@ def _check_expected(ruleset: RuleSet, props: list[Property], scope: Scope, seed:
     `_check_alone`."""
     if len(props) < 2:
         return {}
+    progress.working_on(ruleset.label, f"{len(props)} properties together")
     started = time.monotonic()
     unrolling = Unrolling(ruleset, scope, props)
     setup = time.monotonic() - started
@@ -343,6 +352,7 @@ def check_removals(ruleset: RuleSet, rule_ids: list[str], props: list[Property],
 
 
 def _check_one(unrolling: Unrolling, ruleset, prop, scope, seed, timeout, setup, solver=None, assumptions=()) -> CheckResult:
+    progress.working_on(ruleset.label, prop.id)
     started = time.monotonic() - setup
     elapsed = lambda: time.monotonic() - started  # noqa: E731
 

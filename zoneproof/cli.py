@@ -5,6 +5,7 @@ Handlers return an exit code; bad input of any kind ends in one line on stderr a
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 import time
@@ -13,36 +14,21 @@ from pathlib import Path
 import click
 import tomli_w
 from rich.console import Console
-from rich.markup import escape
 
-from . import __version__
+from . import __version__, progress
 from .batch import available_cores, check_rulesets
 from .check import CheckResult, Verdict
 from .coverage import coverage
 from .lint import Status, lint
 from .diff import behaviour_scenarios, diff
+from .config import Project, find_project
 from .errors import ExitCode, InputError, did_you_mean
+from .formats import FORMAT_HELP, FORMATS, check_summary, coverage_summary, diff_summary, lint_summary, output_for, run_summary
 from .model import PLAYER_NAMES, ActionKind, Scope, team_size_problem
 from .properties import Property, load_properties, stock_properties
-from .replay import replay_trace, witnesses
+from .replay import confirm
 from .scenario import load_scenario, run_scenario, write_scenario
-from .report import (
-    format_counterexample,
-    format_property,
-    format_ruleset,
-    format_scenario,
-    format_steps,
-    diff_json,
-    format_diff,
-    format_lint,
-    format_coverage,
-    coverage_json,
-    lint_json,
-    result_json,
-    result_line,
-    summary,
-    violation_line,
-)
+from .report import format_property, format_replay, format_ruleset, violation_line
 from .ruleset import _rule_sort_key, builtin_names, load_ruleset
 from .trace import read_trace, write_atomically, write_trace
 from .view.board import parse_viewer, view, viewer_label, viewers
@@ -58,7 +44,6 @@ EXIT_CODES_HELP = (
 )
 CHECKER_BUG = 4
 
-VERDICT_STYLE = {Verdict.HOLDS: "green", Verdict.VIOLATED: "bold red", Verdict.UNKNOWN: "yellow", Verdict.ERROR: "bold magenta", Verdict.VACUOUS: "yellow"}
 out = Console(highlight=False, soft_wrap=True)
 
 
@@ -66,6 +51,35 @@ out = Console(highlight=False, soft_wrap=True)
 @click.version_option(__version__, prog_name="zoneproof")
 def app() -> None:
     pass
+
+
+def project_defaults(command):
+    """Settings of the project config (`zoneproof.toml` or `[tool.zoneproof]`) for every parameter
+    not given on the command line; the command gets the project (or None) as `project`."""
+
+    @functools.wraps(command)
+    def with_project(**params):
+        ctx = click.get_current_context()
+        project = find_project()
+        if project is not None:
+            for name, value in project.settings.items():
+                if name in params and ctx.get_parameter_source(name) is click.core.ParameterSource.DEFAULT:
+                    params[name] = value
+        return command(project=project, **params)
+
+    return with_project
+
+
+def _ruleset(project: Project | None, name: str):
+    ruleset = load_ruleset(name)
+    return project.with_expectations(ruleset) if project is not None else ruleset
+
+
+def progress_options(command):
+    """--quiet and --verbose: how much of a run's progress goes to stderr."""
+    command = click.option("--verbose", "-v", is_flag=True,
+                           help="Log each rule set, property and depth on stderr as it starts, on a terminal or not.")(command)
+    return click.option("--quiet", "-q", is_flag=True, help="No progress display (it shows only when stderr is a terminal).")(command)
 
 
 def property_options(command):
@@ -180,12 +194,15 @@ def _write_counterexample(r: CheckResult, directory: Path, emit: tuple[str, ...]
 @click.option("--seed", default=0, show_default=True, help="Z3's random seed; the same seed gives the same output.")
 @click.option("--timeout", default=60.0, show_default=True, help="Seconds allowed per check (rule set and property).")
 @click.option("--out", "out_dir", default="counterexamples", show_default=True, type=click.Path(path_type=Path), help="Folder for counterexample traces.")
-@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True, help="text, or json: one object per check, one per line.")
+@click.option("--format", "output_format", type=click.Choice(FORMATS), default="text", show_default=True, help=FORMAT_HELP)
 @click.option("--emit", multiple=True, type=click.Choice(["itf", "scenario"]), default=("itf",), show_default=True, help="What to write for each counterexample: an ITF trace, a scenario file for `zoneproof run`, or both (repeat the option).")
 @click.option("--no-lint", is_flag=True, help="Skip lint (dead actions and rules, vacuous properties, conflicts; see `zoneproof lint`).")
 @click.option("--jobs", "-j", default=0, show_default=True, type=click.IntRange(min=0), help="Worker processes: each rule set's checks and its lint are separate tasks; 0: one per core. The output is the same for any value.")
-def check(rulesets, without, property_ids, properties, players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size, seed, timeout, out_dir, output_format, emit, no_lint, jobs) -> int:
-    """Check RULESETS (names or .toml paths; default: every built-in rule set) against the properties.
+@click.option("--scheduler", metavar="ADDRESS", help="Run the tasks on the Dask cluster of this scheduler (tcp://HOST:PORT) instead of local processes; needs `pip install 'zoneproof[cluster]'`. The output is the same.")
+@progress_options
+@project_defaults
+def check(rulesets, without, property_ids, properties, players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size, seed, timeout, out_dir, output_format, emit, no_lint, jobs, scheduler, quiet, verbose, project) -> int:
+    """Check RULESETS (names or .toml paths; default: those of the project config, or every built-in rule set) against the properties.
 
     Prints one line per rule set and property, each counterexample as numbered steps, and a summary;
     writes every counterexample to --out as an ITF trace.
@@ -193,25 +210,30 @@ def check(rulesets, without, property_ids, properties, players, cards, sideboard
     scope = _scope(players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size)
     if timeout <= 0:
         raise InputError(f"--timeout must be more than 0 seconds, got {timeout:g}")
-    chosen = [load_ruleset(name).without(list(without)) for name in (rulesets or builtin_names())]
+    chosen = [_ruleset(project, name).without(list(without)) for name in (rulesets or builtin_names())]
     props = _select_properties(list(properties), list(property_ids))
     _check_out_dir(out_dir, [f"{rs.label}--{p.id}.scenario.toml" for rs in chosen for p in props])
     results = []
     reports = []
     started = time.monotonic()
-    for checked, report in check_rulesets(chosen, props, scope, seed, timeout, not no_lint, jobs or available_cores()):
-        for r in checked:
-            path = None
-            if r.trace is not None:
-                path = _write_counterexample(r, out_dir, emit)
-            _show_result(r, path, output_format)
-            results.append(r)
-        if report is not None:
-            reports.append(report)
-            _show_lint(report, _write_lint_files(report, out_dir, witness=False), output_format)
-    if output_format == "text":
-        out.print(summary(results, time.monotonic() - started))
-    return max(check_exit_code(results), lint_exit_code(reports), key=EXIT_PRIORITY.index)
+    output = output_for(output_format, "check", out)
+    # the units of the progress bar: a rule set's lint takes about as long as its checks
+    with progress.display(len(chosen) * len(props) * (1 if no_lint else 2), quiet, verbose) as shown:
+        for checked, report in check_rulesets(chosen, props, scope, seed, timeout, not no_lint, jobs or available_cores(), shown.listener, scheduler):
+            for r in checked:
+                path = None
+                if r.trace is not None:
+                    path = _write_counterexample(r, out_dir, emit)
+                output.check(r, path)
+                results.append(r)
+                shown.advance(1)
+            if report is not None:
+                reports.append(report)
+                output.lint(report, _write_lint_files(report, out_dir, witness=False))
+                shown.advance(len(props))
+    code = max(check_exit_code(results), lint_exit_code(reports), key=EXIT_PRIORITY.index)
+    output.finish(check_summary(results, reports, time.monotonic() - started, code))
+    return code
 
 
 # When several outcomes apply, the exit code is the first of these that does.
@@ -251,14 +273,6 @@ def _write_lint_files(report, out_dir: Path, witness: bool) -> dict:
     return written
 
 
-def _show_lint(report, written: dict, output_format: str) -> None:
-    if output_format == "json":
-        print(lint_json(report, written), flush=True)
-        return
-    for line in format_lint(report, written):
-        out.print(line, markup=False)
-
-
 LINT_EXIT_CODES = (
     "Exit codes: 0 clean (every dead action or rule and vacuous property is expected by the rule set file, with a reason); "
     "1 a dead action or rule, a vacuous property or a conflict; 2 bad input or usage; "
@@ -274,10 +288,12 @@ LINT_EXIT_CODES = (
 @click.option("--seed", default=0, show_default=True, help="Z3's random seed; the same seed gives the same output.")
 @click.option("--timeout", default=60.0, show_default=True, help="Seconds allowed per solver question.")
 @click.option("--out", "out_dir", default="counterexamples", show_default=True, type=click.Path(path_type=Path), help="Folder for conflict scenarios and witness traces.")
-@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True, help="text, or json: one object per rule set, one per line.")
+@click.option("--format", "output_format", type=click.Choice(FORMATS), default="text", show_default=True, help=FORMAT_HELP)
 @click.option("--witness", is_flag=True, help="Write, for every property whose trigger fires, a trace where it does (an ITF trace for `zoneproof replay`).")
-def lint_command(rulesets, without, property_ids, properties, players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size, seed, timeout, out_dir, output_format, witness) -> int:
-    """Lint RULESETS (default: every built-in rule set) within the scope.
+@progress_options
+@project_defaults
+def lint_command(rulesets, without, property_ids, properties, players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size, seed, timeout, out_dir, output_format, witness, quiet, verbose, project) -> int:
+    """Lint RULESETS (default: those of the project config, or every built-in rule set) within the scope.
 
     Dead actions (never enabled in a reachable state), dead rules (removing them changes no reachable
     step), vacuous properties (their trigger never fires) and conflicts (an action that applies but
@@ -287,14 +303,20 @@ def lint_command(rulesets, without, property_ids, properties, players, cards, si
     scope = _scope(players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size)
     if timeout <= 0:
         raise InputError(f"--timeout must be more than 0 seconds, got {timeout:g}")
-    chosen = [load_ruleset(name).without(list(without)) for name in (rulesets or builtin_names())]
+    chosen = [_ruleset(project, name).without(list(without)) for name in (rulesets or builtin_names())]
     props = _select_properties(list(properties), list(property_ids))
     _check_out_dir(out_dir, [f"{rs.label}--{p.id}--witness.itf.json" for rs in chosen for p in props])
     reports = []
-    for ruleset in chosen:
-        reports.append(lint(ruleset, props, scope, seed=seed, timeout=timeout))
-        _show_lint(reports[-1], _write_lint_files(reports[-1], out_dir, witness), output_format)
-    return lint_exit_code(reports)
+    started = time.monotonic()
+    output = output_for(output_format, "lint", out)
+    with progress.display(len(chosen), quiet, verbose) as shown:
+        for ruleset in chosen:
+            reports.append(lint(ruleset, props, scope, seed=seed, timeout=timeout))
+            output.lint(reports[-1], _write_lint_files(reports[-1], out_dir, witness))
+            shown.advance(1)
+    code = lint_exit_code(reports)
+    output.finish(lint_summary(reports, time.monotonic() - started, code))
+    return code
 
 
 def check_exit_code(results: list[CheckResult]) -> int:
@@ -308,19 +330,6 @@ def check_exit_code(results: list[CheckResult]) -> int:
     if Verdict.UNKNOWN in verdicts:
         return ExitCode.UNKNOWN
     return ExitCode.OK
-
-
-def _show_result(r: CheckResult, path: Path | None, output_format: str) -> None:
-    if output_format == "json":
-        print(result_json(r, path), flush=True)
-        return
-    line = result_line(r)
-    style = "yellow" if r.verdict is Verdict.VIOLATED and r.as_expected else VERDICT_STYLE[r.verdict]
-    styled = escape(line).replace(f" {r.verdict.value} ", f" [{style}]{r.verdict.value}[/] ", 1)
-    out.print(styled, markup=True)
-    if r.trace is not None:
-        for text in format_counterexample(r, path):
-            out.print(text, markup=False)
 
 
 DIFF_EXIT_CODES = (
@@ -340,9 +349,11 @@ DIFF_EXIT_CODES = (
 @click.option("--seed", default=0, show_default=True, help="Z3's random seed; the same seed gives the same output.")
 @click.option("--timeout", default=60.0, show_default=True, help="Seconds allowed per check and per solver question.")
 @click.option("--out", "out_dir", default="counterexamples", show_default=True, type=click.Path(path_type=Path), help="Folder for the traces and scenarios.")
-@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True, help="text, or json: one object for the whole comparison.")
+@click.option("--format", "output_format", type=click.Choice(FORMATS), default="text", show_default=True, help=FORMAT_HELP)
 @click.option("--html", "html_file", type=click.Path(path_type=Path), metavar="FILE", help="Also write a page that draws each verdict flip's counterexample and each behaviour difference's two runs side by side.")
-def diff_command(ruleset_a, ruleset_b, without_a, without_b, property_ids, properties, players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size, seed, timeout, out_dir, output_format, html_file) -> int:
+@progress_options
+@project_defaults
+def diff_command(ruleset_a, ruleset_b, without_a, without_b, property_ids, properties, players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size, seed, timeout, out_dir, output_format, html_file, quiet, verbose, project) -> int:
     """Compare rule sets A and B (names or .toml paths) within the scope.
 
     Shows the rules that differ; each property's verdict under A and under B, with a counterexample
@@ -354,14 +365,15 @@ def diff_command(ruleset_a, ruleset_b, without_a, without_b, property_ids, prope
     scope = _scope(players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size)
     if timeout <= 0:
         raise InputError(f"--timeout must be more than 0 seconds, got {timeout:g}")
-    a = load_ruleset(ruleset_a).without(list(without_a))
-    b = load_ruleset(ruleset_b).without(list(without_b))
+    a = _ruleset(project, ruleset_a).without(list(without_a))
+    b = _ruleset(project, ruleset_b).without(list(without_b))
     props = _select_properties(list(properties), list(property_ids))
     names = [f"{rs.label}--{p.id}.itf.json" for rs in (a, b) for p in props]
     names += [f"{rs.label}--b--{verb}-{k.value}.scenario.toml" for rs in (a, b) for verb in ("allows", "refuses") for k in ActionKind]
     _check_out_dir(out_dir, names)
     _check_page_file(html_file)
-    result = diff(a, b, props, scope, seed=seed, timeout=timeout)
+    with progress.display(None, quiet, verbose):
+        result = diff(a, b, props, scope, seed=seed, timeout=timeout)
     paths: dict = {}
     for f in result.flips:
         r = f.violated
@@ -383,13 +395,16 @@ def diff_command(ruleset_a, ruleset_b, without_a, without_b, property_ids, prope
         paths[id(d)] = written
     if html_file is not None:
         _write_page(html_file, diff_page(result, paths))
-    if output_format == "json":
-        print(diff_json(result, paths), flush=True)
-    else:
-        for line in format_diff(result, paths):
-            out.print(line, markup=False)
-        if html_file is not None:
-            out.print(f"page written to {html_file}; open it in a browser", markup=False)
+    output = output_for(output_format, "diff", out)
+    output.diff(result, paths)
+    if html_file is not None and output_format == "text":
+        out.print(f"page written to {html_file}; open it in a browser", markup=False)
+    code = diff_exit_code(result)
+    output.finish(diff_summary(result, result.seconds, code))
+    return code
+
+
+def diff_exit_code(result) -> int:
     if any(p.checker_bug for p in result.problems):
         return CHECKER_BUG
     if not result.agree:
@@ -413,21 +428,28 @@ COVERAGE_EXIT_CODES = (
 @scope_options
 @click.option("--seed", default=0, show_default=True, help="Z3's random seed; the same seed gives the same output.")
 @click.option("--timeout", default=60.0, show_default=True, help="Seconds allowed per check (rule removed and property).")
-@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True, help="text, or json: one object.")
-def coverage_command(ruleset_name, without, property_ids, properties, players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size, seed, timeout, output_format) -> int:
+@click.option("--format", "output_format", type=click.Choice(FORMATS), default="text", show_default=True, help=FORMAT_HELP)
+@progress_options
+@project_defaults
+def coverage_command(ruleset_name, without, property_ids, properties, players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size, seed, timeout, output_format, quiet, verbose, project) -> int:
     """Remove each rule of RULESET in turn and re-check every property: print which property fails (at
     which depth) for each removed rule, and list the unguarded rules, whose removal no property notices."""
     scope = _scope(players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size)
     if timeout <= 0:
         raise InputError(f"--timeout must be more than 0 seconds, got {timeout:g}")
-    ruleset = load_ruleset(ruleset_name).without(list(without))
+    ruleset = _ruleset(project, ruleset_name).without(list(without))
     props = _select_properties(list(properties), list(property_ids))
-    rows = coverage(ruleset, props, scope, seed=seed, timeout=timeout)
-    if output_format == "json":
-        print(coverage_json(ruleset, scope, rows), flush=True)
-    else:
-        for line in format_coverage(ruleset, scope, rows, props):
-            out.print(line, markup=False)
+    started = time.monotonic()
+    with progress.display(None, quiet, verbose):
+        rows = coverage(ruleset, props, scope, seed=seed, timeout=timeout)
+    output = output_for(output_format, "coverage", out)
+    output.coverage(ruleset, scope, rows, props)
+    code = coverage_exit_code(rows)
+    output.finish(coverage_summary(rows, time.monotonic() - started, code))
+    return code
+
+
+def coverage_exit_code(rows) -> int:
     verdicts = {r.verdict for row in rows for r in row.results}
     if Verdict.ERROR in verdicts:
         return CHECKER_BUG
@@ -442,44 +464,40 @@ def coverage_command(ruleset_name, without, property_ids, properties, players, c
 @click.argument("trace_file", type=click.Path(path_type=Path))
 def replay(trace_file: Path) -> int:
     """Re-execute a trace in the interpreter, compare every state, and confirm the violation."""
-    trace = read_trace(trace_file)
-    result, world, prop = replay_trace(trace, str(trace_file))
-    removed = f" without {', '.join(trace.removed)}" if trace.removed else ""
-    out.print(f"replaying {trace_file}: {prop.id} under {trace.ruleset_name}{removed} (seed {trace.seed})", markup=False)
-    for line in format_steps(world.slots, world.card_types, world.players, trace.initial, result.steps):
+    confirmation = confirm(trace_file)
+    for line in format_replay(confirmation):
         out.print(line, markup=False)
-    if result.mismatch:
-        out.print(f"✗ not reproduced: {result.mismatch}", markup=False)
-        return ExitCode.VIOLATED
-    if result.violation_step != trace.violation_step:
-        found = "never fails" if result.violation_step is None else f"fails at step {result.violation_step}"
-        out.print(f"✗ not reproduced: the trace records a violation at step {trace.violation_step}, but {prop.id} {found}", markup=False)
-        return ExitCode.VIOLATED
-    found = witnesses(world, prop, trace.initial, result.steps, trace.violation_step)
-    out.print(violation_line(prop, trace.violation_step, found), markup=False)
-    out.print(f"✓ confirmed: the violation is at step {trace.violation_step}, as recorded", markup=False)
-    return ExitCode.OK
+    return ExitCode.OK if confirmation.confirmed else ExitCode.VIOLATED
 
 
 @app.command(epilog="Exit codes: 0 every expectation holds; 1 some expectation fails; 2 bad input.")
-@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
-def run(files) -> int:
+@click.argument("files", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--format", "output_format", type=click.Choice(FORMATS), default="text", show_default=True, help=FORMAT_HELP)
+@project_defaults
+def run(files, output_format, project) -> int:
     """Run scenario files (.toml) in the interpreter and check their expectations; an ITF trace
-    (.itf.json) is replayed instead. A failing expectation never stops the other scenarios."""
+    (.itf.json) is replayed instead. A failing expectation never stops the other scenarios.
+    Without FILES, the scenario folders of the project config."""
+    started = time.monotonic()
+    if project is not None and not files:
+        files = project.scenario_files()
+    if not files:
+        where = f"the `scenarios` of {project.path} name none" if project is not None else "no project config names scenario folders"
+        raise InputError(f"no scenario files: give FILES ({where}); see `zoneproof run --help`")
     traces = [f for f in files if str(f).endswith(".itf.json")]
     scenarios = [load_scenario(f) for f in files if f not in traces]
-    code = ExitCode.OK
+    output = output_for(output_format, "run", out)
+    replays = []
     for trace in traces:
-        code = max(code, replay.callback(trace))
-    results = [run_scenario(s) for s in scenarios]
-    for result in results:
-        for line in format_scenario(result):
-            out.print(line, markup=False)
-    if results:
-        failed = sum(not r.passed for r in results)
-        out.print(f"{len(results)} scenarios: {len(results) - failed} passed, {failed} failed", markup=False)
-        if failed:
-            code = max(code, ExitCode.VIOLATED)
+        replays.append(confirm(trace))
+        output.replay(replays[-1])
+    results = []
+    for scenario in scenarios:
+        results.append(run_scenario(scenario))
+        output.scenario(results[-1])
+    failed = not all(c.confirmed for c in replays) or not all(r.passed for r in results)
+    code = ExitCode.VIOLATED if failed else ExitCode.OK
+    output.finish(run_summary(results, replays, time.monotonic() - started, code))
     return code
 
 

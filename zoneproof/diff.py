@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 import z3
 
+from . import progress
 from .check import CheckResult, Verdict, check_properties
 from .encode.system import TransitionSystem
 from .interpreter import IllegalAction, World, apply
@@ -175,6 +176,7 @@ class _Product:
 
 def behaviour_differences(a: RuleSet, b: RuleSet, scope: Scope, seed: int, timeout: float):
     """For each direction and each action kind, a shortest run allowed by one side and not the other."""
+    progress.working_on(f"{a.label} vs {b.label}", "behaviours")
     found: list[BehaviourDifference] = []
     problems: list[Problem] = []
     if scope.depth == 0:

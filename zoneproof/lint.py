@@ -14,6 +14,7 @@ from enum import Enum
 
 import z3
 
+from . import progress
 from .check import CheckResult, Unrolling, Verdict, counterexample, first_step, prove_together
 from .interpreter import IllegalAction, World, apply, sees
 from .model import PLAYER_NAMES, Action, ActionKind, Behaviour, GameState, Scope
@@ -119,6 +120,7 @@ class LintReport:
 
 def lint(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int = 0, timeout: float = 60.0) -> LintReport:
     """Every lint check of one rule set; `timeout` bounds the seconds of each query."""
+    progress.working_on(ruleset.label, "lint")
     started = time.monotonic()
     scope = ruleset.scope_for(scope)
     start_conflict = initial_conflict(ruleset, scope, seed, timeout)

@@ -266,13 +266,21 @@ def load_properties(path: str | Path) -> tuple[Property, ...]:
     return parse_properties(_read_text(Path(path), str(path)), str(path))
 
 
+STOCK_FILE = "stock.zp"  # how the stock properties' locations name their file
+
+
+def stock_file():
+    """The file of the stock properties (a path, or a resource of the installed package)."""
+    try:
+        return resources.files("zoneproof.builtin_properties") / STOCK_FILE
+    except ModuleNotFoundError:  # running from a source tree that is not installed
+        return Path(__file__).resolve().parent.parent / "properties" / STOCK_FILE
+
+
+@functools.cache
 def stock_properties() -> tuple[Property, ...]:
     """The properties shipped with zoneproof (`properties/stock.zp`)."""
-    try:
-        resource = resources.files("zoneproof.builtin_properties") / "stock.zp"
-    except ModuleNotFoundError:  # running from a source tree that is not installed
-        resource = Path(__file__).resolve().parent.parent / "properties" / "stock.zp"
-    return parse_properties(_read_text(resource, "stock.zp"), "stock.zp")
+    return parse_properties(_read_text(stock_file(), STOCK_FILE), STOCK_FILE)
 
 
 def _read_text(source, shown_as: str) -> str:

@@ -10,7 +10,7 @@ from .interpreter import IllegalAction, World, apply, check_initial
 from .model import PLAYER_NAMES, Action, GameState, Step
 from .properties import Property, PropertyKind, Sort, parse_properties
 from .ruleset import RuleSet, load_ruleset
-from .trace import Trace
+from .trace import Trace, read_trace
 
 
 @dataclass(frozen=True)
@@ -151,3 +151,39 @@ def replay_trace(trace: Trace, path: str) -> tuple[Replay, World, Property]:
     )
     violation = first_violation(world, prop, trace.initial, steps) if mismatch is None else None
     return Replay(steps, mismatch, violation), world, prop
+
+
+@dataclass(frozen=True)
+class Confirmation:
+    """A saved trace replayed: whether the interpreter reproduces every step and the recorded violation."""
+
+    path: str
+    trace: Trace
+    prop: Property
+    world: World
+    replay: Replay
+    witnesses: tuple[str, ...]  # the failing bindings at the recorded step, when confirmed
+
+    @property
+    def problem(self) -> str:
+        """Why the trace is not reproduced, or "" when it is."""
+        if self.replay.mismatch:
+            return self.replay.mismatch
+        if self.replay.violation_step != self.trace.violation_step:
+            found = "never fails" if self.replay.violation_step is None else f"fails at step {self.replay.violation_step}"
+            return f"the trace records a violation at step {self.trace.violation_step}, but {self.prop.id} {found}"
+        return ""
+
+    @property
+    def confirmed(self) -> bool:
+        return not self.problem
+
+
+def confirm(path) -> Confirmation:
+    """Read a trace file and replay it (bad input raises InputError)."""
+    trace = read_trace(path)
+    result, world, prop = replay_trace(trace, str(path))
+    found = ()
+    if result.confirms(trace.violation_step):
+        found = tuple(witnesses(world, prop, trace.initial, result.steps, trace.violation_step))
+    return Confirmation(str(path), trace, prop, world, result, found)

@@ -1,8 +1,7 @@
-"""Turn results into text and JSON. Nothing here prints; the CLI does."""
+"""Turn results into text. Nothing here prints; the CLI does (machine formats: `formats/`)."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import fields
 from pathlib import Path
 
@@ -149,30 +148,6 @@ def summary(results: list[CheckResult], wall_seconds: float) -> str:
     return f"{len(results)} checks: {', '.join(parts)} in {wall_seconds:.1f}s"
 
 
-def result_json(r: CheckResult, path: Path | None) -> str:
-    return json.dumps({
-        "ruleset": r.ruleset.name,
-        "removed": list(r.ruleset.removed),
-        "property": r.prop.id,
-        "cites": list(r.prop.cites),
-        "verdict": r.verdict.value,
-        "depth": r.depth,
-        "seconds": round(r.seconds, 3),
-        "trace": str(path) if path else None,
-        "reason": r.reason or None,
-        "inductive": r.inductive,
-        "expected": expected_json(r),
-    }, ensure_ascii=False)
-
-
-def expected_json(r: CheckResult) -> dict | None:
-    """`{"verdict", "reason", "met"}`, or null when no expectation applies (rules were removed)."""
-    e = r.expectation
-    if e is None:
-        return None
-    return {"verdict": e.verdict, "reason": e.reason or None, "met": bool(r.as_expected)}
-
-
 def format_ruleset(ruleset: RuleSet) -> list[str]:
     lines = [f"{ruleset.name}: {ruleset.title}", f"  source: {ruleset.source}"]
     if ruleset.is_commander:
@@ -226,6 +201,20 @@ def format_scenario(result) -> list[str]:
         if number > len(result.steps):
             lines += [f"  {number:>3}.  ✗ {message}" for message in failures[number]]
     return lines
+
+
+def format_replay(c) -> list[str]:
+    """What `zoneproof replay` prints: the steps replayed, then whether the violation is confirmed."""
+    trace = c.trace
+    removed = f" without {', '.join(trace.removed)}" if trace.removed else ""
+    lines = [f"replaying {c.path}: {c.prop.id} under {trace.ruleset_name}{removed} (seed {trace.seed})"]
+    lines += format_steps(c.world.slots, c.world.card_types, c.world.players, trace.initial, c.replay.steps)
+    if not c.confirmed:
+        return lines + [f"✗ not reproduced: {c.problem}"]
+    return lines + [
+        violation_line(c.prop, trace.violation_step, c.witnesses),
+        f"✓ confirmed: the violation is at step {trace.violation_step}, as recorded",
+    ]
 
 
 # ---------------------------------------------------------------- diff
@@ -319,38 +308,6 @@ def format_diff(result, paths: dict) -> list[str]:
     return lines
 
 
-def diff_json(result, paths: dict) -> str:
-    def rule(r):
-        return None if r is None else {"behaviour": r.behaviour.value, "zones": [z.value for z in r.zones]}
-
-    flips = {f.prop.id for f in result.flips}
-    return json.dumps({
-        "a": {"ruleset": result.a.name, "removed": list(result.a.removed)},
-        "b": {"ruleset": result.b.name, "removed": list(result.b.removed)},
-        "rules": [{"id": d.rule_id, "a": rule(d.a), "b": rule(d.b)} for d in result.rules],
-        "actions_only_a": [k.value for k in result.actions[0]],
-        "actions_only_b": [k.value for k in result.actions[1]],
-        "properties": [
-            {
-                "property": ra.prop.id, "a": ra.verdict.value, "b": rb.verdict.value, "flips": ra.prop.id in flips,
-                "trace": next((str(paths[id(r)]) for r in (ra, rb) if id(r) in paths), None),
-            }
-            for ra, rb in result.results
-        ],
-        "behaviours": [
-            {
-                "kind": d.kind.value, "allowed_by": "a" if d.allowing is result.a else "b", "steps": len(d.steps),
-                "refused": d.refused,
-                "scenarios": [str(p) for p in paths[id(d)]] if id(d) in paths else None,
-            }
-            for d in result.behaviours
-        ],
-        "problems": [{"what": p.what, "checker_bug": p.checker_bug} for p in result.problems],
-        "agree": result.agree,
-        "seconds": round(result.seconds, 3),
-    }, ensure_ascii=False)
-
-
 # ---------------------------------------------------------------- lint
 
 
@@ -410,39 +367,6 @@ def format_lint(report, written: dict) -> list[str]:
     return lines
 
 
-def lint_json(report, written: dict) -> str:
-    def path(key) -> str | None:
-        return str(written[key]) if key in written else None
-
-    scope = report.scope
-    return json.dumps({
-        "ruleset": report.ruleset.name,
-        "removed": list(report.ruleset.removed),
-        "scope": {"players": scope.players, "cards": scope.cards, "sideboard": scope.sideboard, "tokens": scope.tokens, "depth": scope.depth}
-        | ({"commanders": scope.commanders} if scope.commanders else {}),
-        "seconds": round(report.seconds, 3),
-        "problems": report.problems,
-        "actions": [{"action": f.action.value, "status": f.status.value, "step": f.step, "detail": f.detail, "known": f.known or None} for f in report.actions],
-        "rules": [{"rule": f.rule, "status": f.status.value, "detail": f.detail, "known": f.known or None} for f in report.rules],
-        "properties": [
-            {
-                "property": f.prop.id,
-                "status": f.status.value,
-                "known": f.known or None,
-                "detail": f.detail or None,
-                "triggers": [{"condition": t.text, "status": t.status.value, "step": t.step} for t in f.triggers],
-                "witness": path(("witness", f.prop.id)),
-            }
-            for f in report.properties
-        ],
-        "conflicts": [
-            {"rules": list(c.rules), "event": c.event, "step": c.step, "scenario": path(("conflict", i))}
-            for i, c in enumerate(report.conflicts)
-        ],
-        "gaps": [{"action": g.name, "known": g.reason} for g in report.ruleset.gaps],
-    }, ensure_ascii=False)
-
-
 # ---------------------------------------------------------------- coverage
 
 
@@ -465,21 +389,3 @@ def format_coverage(ruleset: RuleSet, scope, rows, props: list[Property]) -> lis
     reason_width = max([8] + [len(row.rule) for row in unguarded])
     lines += [f"    {row.rule:<{reason_width}} {row.reason}" for row in unguarded]
     return lines
-
-
-def coverage_json(ruleset: RuleSet, scope, rows) -> str:
-    return json.dumps({
-        "ruleset": ruleset.name,
-        "removed": list(ruleset.removed),
-        "scope": {"players": scope.players, "cards": scope.cards, "sideboard": scope.sideboard, "tokens": scope.tokens, "depth": scope.depth}
-        | ({"commanders": scope.commanders} if scope.commanders else {}),
-        "rules": [
-            {
-                "rule": row.rule,
-                "results": {r.prop.id: {"verdict": r.verdict.value, "depth": r.depth} for r in row.results},
-                "guarded_by": [r.prop.id for r in row.guarded_by],
-                "unguarded": row.reason or None,
-            }
-            for row in rows
-        ],
-    }, ensure_ascii=False)

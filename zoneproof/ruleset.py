@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import re
 import tomllib
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 
@@ -38,6 +38,7 @@ class Rule:
     without: str
     zones: tuple[Zone, ...] = ()  # for owner-redirect, order-fixed and zone-closed: the zones it governs
     restates: str | None = None  # a rule whose text another rule already carries in the model
+    line: int | None = field(default=None, compare=False)  # of its [[rule]] header in the file
 
 
 @dataclass(frozen=True)
@@ -45,6 +46,7 @@ class ActionDecl:
     kind: ActionKind
     cites: tuple[str, ...]
     summary: str
+    line: int | None = field(default=None, compare=False)  # of its [[action]] header in the file
 
 
 @dataclass(frozen=True)
@@ -207,6 +209,11 @@ def builtin_names() -> list[str]:
     return sorted(p.name.removesuffix(".toml") for p in _builtin_dir().iterdir() if p.name.endswith(".toml"))
 
 
+def builtin_file(name: str):
+    """The file of a built-in rule set (a path, or a resource of the installed package)."""
+    return _builtin_dir() / f"{name}.toml"
+
+
 def _builtin_dir():
     try:
         return resources.files("zoneproof.builtin_model")
@@ -217,7 +224,7 @@ def _builtin_dir():
 def load_ruleset(name_or_path: str) -> RuleSet:
     """A built-in rule set by name (`mtg-current`) or a rule set file by path."""
     if name_or_path in builtin_names():
-        resource = _builtin_dir() / f"{name_or_path}.toml"
+        resource = builtin_file(name_or_path)
         return parse_ruleset(resource.read_bytes(), f"model/{name_or_path}.toml", origin="builtin")
     path = Path(name_or_path)
     if name_or_path.endswith(".toml") or _exists(path):
@@ -252,8 +259,8 @@ def parse_ruleset(data: bytes, path: str, origin: str) -> RuleSet:
     if not re.fullmatch(r"[a-z0-9][a-z0-9-]*", name):
         reader.fail(f"rule set name '{name}' must be lower-case letters, digits and hyphens", name)
     zones = tuple(reader.zone(z) for z in reader.table_list(doc, "zone"))
-    rules = tuple(reader.rule(r) for r in reader.table_list(doc, "rule"))
-    actions = tuple(reader.action(a) for a in reader.table_list(doc, "action"))
+    rules = tuple(replace(reader.rule(r), line=reader.block_line("rule", i)) for i, r in enumerate(reader.table_list(doc, "rule")))
+    actions = tuple(replace(reader.action(a), line=reader.block_line("action", i)) for i, a in enumerate(reader.table_list(doc, "action")))
     expectations = tuple(reader.expectation(e, i) for i, e in enumerate(reader.optional_table_list(doc, "expect")))
     for i, e in enumerate(expectations):
         if any(x.property == e.property for x in expectations[:i]):
@@ -294,6 +301,11 @@ def parse_ruleset(data: bytes, path: str, origin: str) -> RuleSet:
         known_dead=known_dead,
         variant=variant,
     )
+
+
+def read_expectation(table: dict, index: int, text: str, path: str, header: str) -> Expectation:
+    """The index-th [[header]] table of a TOML file as an expectation (bad input points at its line)."""
+    return _Reader(text, path).expectation(table, index, header)
 
 
 def parse_toml(text: str, path: str) -> dict:
@@ -383,31 +395,32 @@ class _Reader:
             self.fail_in_block(table_name, index, f'[[{table_name}]] for {what} {name} needs `reason = "..."` saying why', "reason" if "reason" in table else None)
         return KnownDead(what, name, reason.strip(), table_name)
 
-    def expectation(self, table: dict, index: int) -> Expectation:
+    def expectation(self, table: dict, index: int, header: str = "expect") -> Expectation:
+        """An [[expect]] table (or the header given, in a project config)."""
         for key in table:
             if key not in EXPECT_KEYS:
                 self.fail_in_block(
-                    "expect", index,
-                    f"unknown key '{key}' in [[expect]]{did_you_mean(key, EXPECT_KEYS)}; the keys are {', '.join(EXPECT_KEYS)}",
+                    header, index,
+                    f"unknown key '{key}' in [[{header}]]{did_you_mean(key, EXPECT_KEYS)}; the keys are {', '.join(EXPECT_KEYS)}",
                     key,
                 )
         prop = table.get("property")
         if not isinstance(prop, str) or not prop.strip():
-            self.fail_in_block("expect", index, '[[expect]] needs `property = "..."` (a property id)', "property" if "property" in table else None)
+            self.fail_in_block(header, index, f'[[{header}]] needs `property = "..."` (a property id)', "property" if "property" in table else None)
         verdict = table.get("verdict")
         if not isinstance(verdict, str) or verdict not in EXPECTED_VERDICTS:
             shown = verdict if isinstance(verdict, str) else repr(verdict)
             self.fail_in_block(
-                "expect", index,
-                f"[[expect]] for '{prop}': unknown verdict '{shown}'{did_you_mean(str(shown), EXPECTED_VERDICTS)};"
+                header, index,
+                f"[[{header}]] for '{prop}': unknown verdict '{shown}'{did_you_mean(str(shown), EXPECTED_VERDICTS)};"
                 f" one of: {', '.join(EXPECTED_VERDICTS)}",
                 "verdict" if "verdict" in table else None,
             )
         reason = table.get("reason", "")
         if not isinstance(reason, str) or (verdict != "holds" and not reason.strip()):
             self.fail_in_block(
-                "expect", index,
-                f'[[expect]] for \'{prop}\': expecting "{verdict}" needs `reason = "..."` saying why', "reason" if "reason" in table else None,
+                header, index,
+                f'[[{header}]] for \'{prop}\': expecting "{verdict}" needs `reason = "..."` saying why', "reason" if "reason" in table else None,
             )
         return Expectation(prop, verdict, reason.strip())
 

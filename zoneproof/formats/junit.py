@@ -1,0 +1,162 @@
+"""JUnit XML: one testsuite per rule set (its checks and its lint findings), per comparison, per
+coverage matrix, and one for the scenarios and traces run; one testcase per property, lint finding,
+rule removed, scenario or trace. A failure is a verdict or finding that fails the run, with the
+counterexample's steps as `zoneproof check` prints them; an unknown answer or a checker bug is an error."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from junitparser import Error, Failure, JUnitXml, TestCase, TestSuite
+
+from ..check import CheckResult, Verdict
+from ..lint import Status
+from ..report import expectation_note, format_counterexample, format_diff_behaviours, format_replay, format_scenario, result_line
+
+
+def _case(name: str, classname: str, seconds: float | None = None, out: list[str] = ()) -> TestCase:
+    case = TestCase(name, classname, round(seconds, 3) if seconds is not None else None)
+    if out:
+        case.system_out = "\n".join(out)
+    return case
+
+
+def _fail(case: TestCase, message: str, text: list[str], kind: str, error: bool = False) -> TestCase:
+    result = (Error if error else Failure)(message, kind)
+    result.text = "\n".join(text)
+    case.result = [result]
+    return case
+
+
+class _Suites:
+    def __init__(self):
+        self.suites: dict[str, TestSuite] = {}
+
+    def add(self, suite_name: str, case: TestCase) -> None:
+        if suite_name not in self.suites:
+            self.suites[suite_name] = TestSuite(suite_name)
+        self.suites[suite_name].add_testcase(case)
+
+
+def check_case(r: CheckResult, trace) -> TestCase:
+    line = result_line(r)
+    steps = format_counterexample(r, trace) if r.trace is not None else []
+    case = _case(r.prop.id, r.ruleset.label, r.seconds)
+    if r.verdict is Verdict.ERROR:
+        return _fail(case, f"checker bug: {r.reason}", [line], "checker-bug", error=True)
+    if r.verdict is Verdict.UNKNOWN:
+        return _fail(case, f"unknown: {r.reason}", [line], "unknown", error=True)
+    if r.counts_against:
+        message = steps[-1].strip() if steps else f"{r.verdict.value}{expectation_note(r)}"
+        return _fail(case, message, [line, *steps], r.verdict.value)
+    case.system_out = "\n".join([line, *steps])
+    return case
+
+
+def lint_cases(report, written: dict) -> list[TestCase]:
+    label = report.ruleset.label
+    cases = []
+    named = [(f"lint: action {f.action.value}", f) for f in report.actions]
+    named += [(f"lint: rule {f.rule}", f) for f in report.rules]
+    named += [(f"lint: property {f.prop.id}", f) for f in report.properties]
+    for name, f in named:
+        text = f"{f.status.value}: {f.detail}" + (f" (known: {f.known})" if f.known else "")
+        case = _case(name, label, out=[text])
+        if f.status is Status.ERROR:
+            _fail(case, f"checker bug: {f.detail}", [text], "checker-bug", error=True)
+        elif f.status is Status.UNKNOWN:
+            _fail(case, f"unknown: {f.detail}", [text], "unknown", error=True)
+        elif f.status in (Status.DEAD, Status.VACUOUS) and not f.known:
+            _fail(case, text, [text], f.status.value)
+        cases.append(case)
+    for index, c in enumerate(report.conflicts):
+        text = f"rules {', '.join(c.rules) or '(none)'} leave no outcome for {c.event}"
+        scenario = written.get(("conflict", index))
+        cases.append(_fail(_case(f"lint: conflict {index + 1}", label), text, [text] + ([f"scenario written to {scenario}"] if scenario else []), "conflict"))
+    return cases
+
+
+def diff_cases(result, paths: dict) -> list[TestCase]:
+    classname = f"diff {result.name(result.a)} vs {result.name(result.b)}"
+    flips = {f.prop.id: f for f in result.flips}
+    cases = []
+    for ra, rb in result.results:
+        text = f"{ra.prop.id}: {result.name(result.a)} {ra.verdict.value}, {result.name(result.b)} {rb.verdict.value}"
+        case = _case(f"property {ra.prop.id}", classname, ra.seconds + rb.seconds, [text])
+        if ra.prop.id in flips:
+            violated = flips[ra.prop.id].violated
+            _fail(case, f"{text}: the verdict flips", [text, *format_counterexample(violated, paths.get(id(violated)))], "flip")
+        cases.append(case)
+    for d in result.behaviours:
+        text = f"{d.kind.value}: allowed by {result.name(d.allowing)}, not by {result.name(d.refusing)}"
+        lines = format_diff_behaviours(replace(result, behaviours=[d]), paths)[1:]
+        cases.append(_fail(_case(f"behaviour {d.kind.value} ({result.name(d.allowing)})", classname), text, lines, "behaviour"))
+    for index, p in enumerate(result.problems):
+        cases.append(_fail(_case(f"problem {index + 1}", classname), p.what, [p.what], "checker-bug" if p.checker_bug else "unknown", error=True))
+    return cases
+
+
+def coverage_cases(ruleset, rows) -> list[TestCase]:
+    classname = f"coverage {ruleset.label}"
+    cases = []
+    for row in rows:
+        guarded = ", ".join(f"{r.prop.id} (depth {r.depth})" for r in row.guarded_by)
+        text = f"{row.rule}: " + (f"guarded by {guarded}" if guarded else row.reason)
+        case = _case(f"without {row.rule}", classname, sum(r.seconds for r in row.results), [text])
+        if any(r.verdict is Verdict.ERROR for r in row.results):
+            _fail(case, text, [text], "checker-bug", error=True)
+        elif row.reason.startswith("not decided"):
+            _fail(case, text, [text], "unknown", error=True)
+        elif row.reason.startswith("no property"):
+            _fail(case, text, [text], "unguarded")
+        cases.append(case)
+    return cases
+
+
+def scenario_case(result) -> TestCase:
+    s = result.scenario
+    lines = format_scenario(result)
+    case = _case(s.name, s.path, out=lines)
+    if not result.passed:
+        first = result.failures[0]
+        _fail(case, f"step {first.step}: {first.message}", lines, "expectation")
+    return case
+
+
+def replay_case(c) -> TestCase:
+    lines = format_replay(c)
+    case = _case(f"{c.prop.id} under {c.trace.ruleset_name}", c.path, out=lines)
+    if not c.confirmed:
+        _fail(case, f"not reproduced: {c.problem}", lines, "not-reproduced")
+    return case
+
+
+def junit_document(items: list[tuple], summary) -> str:
+    suites = _Suites()
+    for kind, *item in items:
+        if kind == "check":
+            r, trace = item
+            suites.add(r.ruleset.label, check_case(r, trace))
+        elif kind == "lint":
+            report, written = item
+            for case in lint_cases(report, written):
+                suites.add(report.ruleset.label, case)
+        elif kind == "diff":
+            result, paths = item
+            for case in diff_cases(result, paths):
+                suites.add(f"diff {result.name(result.a)} vs {result.name(result.b)}", case)
+        elif kind == "coverage":
+            ruleset, _, rows, _ = item
+            for case in coverage_cases(ruleset, rows):
+                suites.add(f"coverage {ruleset.label}", case)
+        elif kind == "scenario":
+            suites.add("scenarios", scenario_case(*item))
+        elif kind == "replay":
+            suites.add("traces", replay_case(*item))
+    xml = JUnitXml(f"zoneproof {summary.command}")
+    for suite in suites.suites.values():
+        suite.update_statistics()
+        xml.add_testsuite(suite)
+    xml.update_statistics()
+    xml.time = round(summary.seconds, 3)
+    return xml.tostring().decode("utf-8") + "\n"

@@ -1,0 +1,155 @@
+"""JSON records of results, one per check, lint report, comparison, coverage matrix, scenario or
+replayed trace; each names its `type`. The schema of every record is `schema.json` beside this file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..check import CheckResult
+
+
+def check_record(r: CheckResult, path: Path | None) -> dict:
+    return {
+        "type": "check",
+        "ruleset": r.ruleset.name,
+        "removed": list(r.ruleset.removed),
+        "property": r.prop.id,
+        "cites": list(r.prop.cites),
+        "verdict": r.verdict.value,
+        "depth": r.depth,
+        "seconds": round(r.seconds, 3),
+        "trace": str(path) if path else None,
+        "reason": r.reason or None,
+        "inductive": r.inductive,
+        "expected": expected_record(r),
+    }
+
+
+def expected_record(r: CheckResult) -> dict | None:
+    """`{"verdict", "reason", "met"}`, or null when no expectation applies (rules were removed)."""
+    e = r.expectation
+    if e is None:
+        return None
+    return {"verdict": e.verdict, "reason": e.reason or None, "met": bool(r.as_expected)}
+
+
+def scope_record(scope) -> dict:
+    return {"players": scope.players, "cards": scope.cards, "sideboard": scope.sideboard, "tokens": scope.tokens, "depth": scope.depth} | (
+        {"commanders": scope.commanders} if scope.commanders else {}
+    )
+
+
+def diff_record(result, paths: dict) -> dict:
+    def rule(r):
+        return None if r is None else {"behaviour": r.behaviour.value, "zones": [z.value for z in r.zones]}
+
+    flips = {f.prop.id for f in result.flips}
+    return {
+        "type": "diff",
+        "a": {"ruleset": result.a.name, "removed": list(result.a.removed)},
+        "b": {"ruleset": result.b.name, "removed": list(result.b.removed)},
+        "rules": [{"id": d.rule_id, "a": rule(d.a), "b": rule(d.b)} for d in result.rules],
+        "actions_only_a": [k.value for k in result.actions[0]],
+        "actions_only_b": [k.value for k in result.actions[1]],
+        "properties": [
+            {
+                "property": ra.prop.id, "a": ra.verdict.value, "b": rb.verdict.value, "flips": ra.prop.id in flips,
+                "trace": next((str(paths[id(r)]) for r in (ra, rb) if id(r) in paths), None),
+            }
+            for ra, rb in result.results
+        ],
+        "behaviours": [
+            {
+                "kind": d.kind.value, "allowed_by": "a" if d.allowing is result.a else "b", "steps": len(d.steps),
+                "refused": d.refused,
+                "scenarios": [str(p) for p in paths[id(d)]] if id(d) in paths else None,
+            }
+            for d in result.behaviours
+        ],
+        "problems": [{"what": p.what, "checker_bug": p.checker_bug} for p in result.problems],
+        "agree": result.agree,
+        "seconds": round(result.seconds, 3),
+    }
+
+
+def lint_record(report, written: dict) -> dict:
+    def path(key) -> str | None:
+        return str(written[key]) if key in written else None
+
+    return {
+        "type": "lint",
+        "ruleset": report.ruleset.name,
+        "removed": list(report.ruleset.removed),
+        "scope": scope_record(report.scope),
+        "seconds": round(report.seconds, 3),
+        "problems": report.problems,
+        "actions": [{"action": f.action.value, "status": f.status.value, "step": f.step, "detail": f.detail, "known": f.known or None} for f in report.actions],
+        "rules": [{"rule": f.rule, "status": f.status.value, "detail": f.detail, "known": f.known or None} for f in report.rules],
+        "properties": [
+            {
+                "property": f.prop.id,
+                "status": f.status.value,
+                "known": f.known or None,
+                "detail": f.detail or None,
+                "triggers": [{"condition": t.text, "status": t.status.value, "step": t.step} for t in f.triggers],
+                "witness": path(("witness", f.prop.id)),
+            }
+            for f in report.properties
+        ],
+        "conflicts": [
+            {"rules": list(c.rules), "event": c.event, "step": c.step, "scenario": path(("conflict", i))}
+            for i, c in enumerate(report.conflicts)
+        ],
+        "gaps": [{"action": g.name, "known": g.reason} for g in report.ruleset.gaps],
+    }
+
+
+def coverage_record(ruleset, scope, rows) -> dict:
+    return {
+        "type": "coverage",
+        "ruleset": ruleset.name,
+        "removed": list(ruleset.removed),
+        "scope": scope_record(scope),
+        "rules": [
+            {
+                "rule": row.rule,
+                "results": {r.prop.id: {"verdict": r.verdict.value, "depth": r.depth} for r in row.results},
+                "guarded_by": [r.prop.id for r in row.guarded_by],
+                "unguarded": row.reason or None,
+            }
+            for row in rows
+        ],
+    }
+
+
+def scenario_record(result) -> dict:
+    s = result.scenario
+    return {
+        "type": "scenario",
+        "name": s.name,
+        "path": s.path,
+        "ruleset": s.world.ruleset.name,
+        "removed": list(s.world.ruleset.removed),
+        "cites": list(s.cites),
+        "passed": result.passed,
+        "steps": len(s.steps),
+        "failures": [{"step": f.step, "message": f.message} for f in result.failures],
+    }
+
+
+def replay_record(c) -> dict:
+    return {
+        "type": "replay",
+        "trace": c.path,
+        "ruleset": c.trace.ruleset_name,
+        "removed": list(c.trace.removed),
+        "property": c.prop.id,
+        "violation_step": c.trace.violation_step,
+        "confirmed": c.confirmed,
+        "problem": c.problem or None,
+    }
+
+
+def summary_record(summary) -> dict:
+    return {"type": "summary", "command": summary.command, "counts": dict(summary.counts), "seconds": round(summary.seconds, 3),
+            "exit_code": summary.exit_code}
