@@ -29,7 +29,7 @@ from .variables import ASSIGNED_FIELDS
 # Parts every action's guard reads in practice; kept always so that the fixpoint starts near its end.
 ALWAYS = frozenset({"zone", "whose", "controller"})
 STEP_VARIABLE_PARTS = {"src.zone": "pos", "src.whose": "pos", "src.pos": "pos", "dst.zone": "pos", "dst.whose": "pos", "dst.pos": "pos",
-                       "moves": "pos", "permuted": "order", "reentering": "order", "above": "order"}
+                       "moves": "pos", "arrive.top": "order", "arrive.bottom": "order", "permuted": "order", "reentering": "order", "above": "order"}
 
 
 def part_of(name: str) -> str | None:

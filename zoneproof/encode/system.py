@@ -306,6 +306,8 @@ class TransitionSystem:
             pieces.add(kind, GUARD, [Implies(target, And(effect.event, effect.outcome))])
             for f in ASSIGNED_FIELDS:
                 pieces.add(kind, f, [Implies(target, s2.field(f, c) == effect.values.get(f, s.field(f, c)))])
+            if effect.arrival is not None:
+                pieces.add(kind, "order", [Implies(target, And(a.arrive_top == effect.arrival.top, a.arrive_bottom == effect.arrival.bottom))])
             self._players(step, kind, effect.players, pieces, uses)
 
     def _bystander_position(self, step: SymbolicStep, c: int):
@@ -338,6 +340,7 @@ class TransitionSystem:
             uses["permuted"].append(kind)
         if tr.reentering:
             pieces.add(kind, "order", [a.reentering[c] == tr.reentering.get(c, codes.false) for c in range(n)])
+            pieces.add(kind, "order", [Not(a.arrive_top), a.arrive_bottom])
             uses["reentering"].append(kind)
         self._players(step, kind, tr.players, pieces, uses)
 
@@ -362,18 +365,25 @@ class TransitionSystem:
 
     def _order(self, step: SymbolicStep, uses: dict) -> list:
         """The pile relation of state t + 1. Two objects that stay in their pile keep their
-        relation; for a pair with an object that enters it, moves within it or has its pile
-        permuted, the relation is read off the new positions. Which piles are permuted and which
-        objects move within theirs, each action says; no other action marks any."""
+        relation; one that enters a pile (or moves within it) goes on top of it, at its bottom, or
+        where its new position puts it, as its action says; in a pile the step permutes, the
+        relation is read off the new positions. Which piles are permuted and which objects move
+        within theirs, each action says; no other action marks any."""
         s, s2, a, codes = step.s, step.s2, step.a, self.codes
         n = len(self.slots)
         facts = []
         for c in range(n):
             facts.append(Implies(a.permuted[c], step.kind_in(uses["permuted"])))
             facts.append(Implies(a.reentering[c], step.kind_in(uses["reentering"])))
-        changed = [Or(self.changes_pile(s, s2, c), a.reentering[c], a.permuted[c]) for c in range(n)]
+        enters = [Or(self.changes_pile(s, s2, c), a.reentering[c]) for c in range(n)]
+
+        def arrives_above(c: int, d: int):
+            return If(a.arrive_top, codes.true, If(a.arrive_bottom, codes.false, s.pos[d] < s2.pos[c]))
+
         for c, d in combinations(range(n), 2):
-            value = If(Or(changed[c], changed[d]), s2.pos[c] > s2.pos[d], s.above[(c, d)])
+            renumbered = Or(a.permuted[c], a.permuted[d], And(enters[c], enters[d]))
+            value = If(renumbered, s2.pos[c] > s2.pos[d],
+                       If(enters[c], arrives_above(c, d), If(enters[d], Not(arrives_above(d, c)), s.above[(c, d)])))
             facts.append(Implies(self.same_pile(s2, c, d), s2.above[(c, d)] == value))
         return facts
 

@@ -13,7 +13,7 @@ from ..model import BOTTOM, ORDERED_ZONES, PERSONAL_ZONES, PLAYER_NAMES, Behavio
 from ..ruleset import COMMANDER_REPLACEABLE
 from ..terms import And, If, Implies, Not, Or
 from .registry import implements
-from .step import ConcreteStep, Effect, SymbolicStep
+from .step import Arrival, ConcreteStep, Effect, SymbolicStep
 
 # What 400.7 wipes, apart from the effects (which 400.7a may carry).
 NO_MEMORY = dict(counters=0, tapped=False, attached=False)
@@ -132,15 +132,16 @@ def insertion_pos(step: ConcreteStep, zone: Zone, size_before: int) -> int:
 
 
 @implements(Behaviour.NTH_FROM_TOP_SHORT, Behaviour.GRAVEYARD_TOP, Behaviour.STACK_PUSH_TOP, half="symbolic")
-def arrival(step: SymbolicStep, zone: Zone, size_before) -> tuple[z3.BoolRef, z3.ExprRef]:
-    """(what the rules require, the position from the bottom) of a newcomer to an ordered zone
-    (see insertion_pos): `n` is 0 for the bottom, else the place from the top."""
+def arrival(step: SymbolicStep, zone: Zone, size_before) -> tuple[z3.BoolRef, Arrival]:
+    """(what the rules require, where it goes) for a newcomer to an ordered zone (see
+    insertion_pos): `n` is 0 for the bottom, else the place from the top."""
     n = step.a.n
     nth = If(n == 0, step.int(0), size_before + 1 - n)
     if zone is Zone.LIBRARY:
-        return Implies(n > size_before, step.on(Behaviour.NTH_FROM_TOP_SHORT)), If(n > size_before, step.int(0), nth)
+        short = n > size_before
+        return Implies(short, step.on(Behaviour.NTH_FROM_TOP_SHORT)), Arrival(If(short, step.int(0), nth), step.false, Or(n == 0, short))
     fixed = step.on(Behaviour.GRAVEYARD_TOP if zone is Zone.GRAVEYARD else Behaviour.STACK_PUSH_TOP)
-    return Implies(Not(fixed), n <= size_before + 1), If(fixed, size_before, nth)
+    return Implies(Not(fixed), n <= size_before + 1), Arrival(If(fixed, size_before, nth), fixed, And(Not(fixed), n == 0))
 
 
 # ---------------------------------------------------------------- closed zones (an experiment)
@@ -212,26 +213,26 @@ def encode_move(step: SymbolicStep, c: int, zone: Zone, named, controller=None, 
     s = step.s
     owner = step.owner(c)
     whose = destination_whose(step, c, zone, named)
-    constraint, pos = step.true, step.int(0)
+    constraint, where = step.true, None
     if zone in ORDERED_ZONES:
-        constraint, pos = arrival(step, zone, step.size_of(zone, whose))
+        constraint, where = arrival(step, zone, step.size_of(zone, whose))
     constraint = And(constraint, Not(step.zone_closed(zone)))
     carried = And(step.on(Behaviour.SPELL_EFFECTS_CARRY), s.effect[c]) if keep_effect else None
     in_play = zone in (Zone.BATTLEFIELD, Zone.STACK)
     values = {
         "zone": step.Z[zone],
         "whose": whose,
-        "pos": pos,
+        "pos": step.int(0) if where is None else where.pos,
         "controller": controller if in_play and controller is not None else owner,
         "face_down": step.false if face_down is None else face_down,
     }
     values |= identity(step, c, step.on(Behaviour.NEW_OBJECT), carried, keeps_markers(step, zone))
     if step.slots[c].is_token:
         stuck = And(step.token_left_battlefield(s, c), step.on(Behaviour.TOKEN_STAYS))
-        return Effect(step.true, Or(stuck, constraint), step.merge(c, stuck, step.current(c), values))
+        return Effect(step.true, Or(stuck, constraint), step.merge(c, stuck, step.current(c), values), arrival=where)
     if step.slots[c].is_commander:
-        return encode_command_instead(step, c, zone, whose, Effect(step.true, constraint, values))
-    return Effect(step.true, constraint, values)
+        return encode_command_instead(step, c, zone, whose, Effect(step.true, constraint, values, arrival=where))
+    return Effect(step.true, constraint, values, arrival=where)
 
 
 @implements(Behaviour.GRAVEYARD_KEEPS_MARKERS, half="symbolic")
@@ -285,7 +286,7 @@ def encode_command_instead(step: SymbolicStep, c: int, zone: Zone, whose, moved:
     allowed = And(replaces(step, zone), whose == owner, s.zone[c] != step.Z[Zone.COMMAND], Not(step.zone_closed(Zone.COMMAND)))
     instead = {"zone": step.Z[Zone.COMMAND], "whose": owner, "pos": step.int(0), "controller": owner, "face_down": step.false}
     instead |= identity(step, c, step.on(Behaviour.NEW_OBJECT))
-    return Effect(moved.event, If(a.to_command, allowed, moved.outcome), step.merge(c, a.to_command, instead, moved.values))
+    return Effect(moved.event, If(a.to_command, allowed, moved.outcome), step.merge(c, a.to_command, instead, moved.values), arrival=moved.arrival)
 
 
 # ---------------------------------------------------------------- a pile put in a new order

@@ -377,7 +377,7 @@ def encode_bottom(step: SymbolicStep, c: int) -> Effect:
     s, p = step.s, step.a.player
     moved = encode_move(step, c, Zone.LIBRARY, p)
     guard = And(step.in_zone(s, c, Zone.HAND, p), step.player_of(s, "owed", p) > 0)
-    return Effect(guard, moved.outcome, moved.values, {"owed": lambda q: s.player("owed", q) - 1})
+    return Effect(guard, moved.outcome, moved.values, {"owed": lambda q: s.player("owed", q) - 1}, moved.arrival)
 
 
 # ---------------------------------------------------------------- the post-mulligan look (Vancouver, 103.4)

@@ -125,6 +125,7 @@ def encode_resolve(step: SymbolicStep, c: int) -> Effect:
         And(s.zone[c] == step.Z[Zone.STACK], top_ok),
         If(graveyard_bound, to_grave.outcome, to_field.outcome),
         step.merge(c, graveyard_bound, to_grave.values, to_field.values),
+        arrival=to_grave.arrival,
     )
 
 

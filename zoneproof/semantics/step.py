@@ -141,17 +141,28 @@ class ConcreteStep:
 
 
 @dataclass(frozen=True)
+class Arrival:
+    """Where an object entering an ordered pile goes: its position from the bottom, and whether
+    that is on top or at the bottom whatever the pile holds."""
+
+    pos: z3.ExprRef
+    top: z3.BoolRef
+    bottom: z3.BoolRef
+
+
+@dataclass(frozen=True)
 class Effect:
     """A single-target action on its target: `event` says when the action applies (the target is
     where the action takes it from, the player may do it), `outcome` what the rules require of the
     result (it may be impossible: a conflict), `values` the target's next fields (the others stay;
     its bystanders close or open a gap in their piles), `players[f](p)` the acting player p's next
-    field f, where the action changes it."""
+    field f, where the action changes it; `arrival` where it goes in an ordered pile it enters."""
 
     event: z3.BoolRef
     outcome: z3.BoolRef
     values: dict
     players: dict = field(default_factory=dict)
+    arrival: Arrival | None = None
 
 
 @dataclass(frozen=True)
@@ -159,7 +170,8 @@ class Transition:
     """An action that acts on several objects or on a whole pile: `guard` says when it is possible;
     `objects[c]` are slot c's next fields (a slot left out keeps everything); each group of
     `permutations` (a membership condition per slot) is a pile that takes a new order of the step's
-    choosing (its positions any permutation); `reentering[c]` that c moves within its pile;
+    choosing (its positions any permutation); `reentering[c]` that c moves within its pile to the
+    bottom;
     `players[f](p)` the acting player p's next field f; `extra` are further constraints."""
 
     guard: z3.BoolRef
