@@ -24,8 +24,10 @@ from .model import Scope, slots_for
 from .properties import Property, PropertyKind
 from .replay import execute, first_violation, witnesses
 from .ruleset import Expectation, RuleSet
+from .errors import CheckerBug
 from .solver import Answer, SolverResult, check, isolated, new_solver
 from .terms import And, Implies, Not, Or
+from .search import INDUCTION_SPAN, Budget, Deepening, Outcome, inductive, violation_alone
 from .trace import Trace
 
 
@@ -75,13 +77,12 @@ class CheckResult:
         return not self.as_expected
 
 
-# The states (or steps) an induction hypothesis spans: a property assumed of INDUCTION_SPAN in a
-# row is proved of the next (k-induction with k = 1; see Unrolling.inductive).
-INDUCTION_SPAN = 1
+# What one Z3 question of a check may cost, in Z3's resource units (see solver.check).
+DEFAULT_RLIMIT = 4_000_000_000
 # The least depth bound at which induction is tried. Below it the bounded check to the full depth
 # costs less than the induction queries: the joint proof of mtg-current's properties took 9.9 s
 # bounded and 13.9 s with induction at depth 4, 51 s and 16.5 s at depth 5.
-INDUCTION_FROM_DEPTH = 5
+INDUCTION_FROM_DEPTH = 3
 # The share of the time left that the induction queries may take: when they get no answer, the
 # bounded check still has the rest.
 INDUCTION_SHARE = 0.25
@@ -229,12 +230,59 @@ def check_properties(ruleset: RuleSet, props: list[Property], scope: Scope, seed
     return list(each_checked(ruleset, props, scope, seed, timeout))
 
 
-def each_checked(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int = 0, timeout: float = 60.0) -> Iterator[CheckResult]:
-    """The results of check_properties one by one, in the order of `props`, each as soon as it is known."""
+def each_checked(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int = 0, timeout: float = 60.0,
+                 rlimit: int = DEFAULT_RLIMIT) -> Iterator[CheckResult]:
+    """The results of check_properties one by one, in the order of `props`.
+
+    Induction first tries to prove the properties the rule set expects to hold at every depth
+    (`search.inductive`); then one deepening (`search.Deepening`) looks for the first violation of
+    every property, to the depth bound, or to the base case of those induction proved. A property
+    the base case finds violated (or cannot decide) leaves the others of the induction to be proved
+    again without it. Each violation found is asked again in a Z3 context of its own for its
+    counterexample, which is then replayed in the interpreter. Every question may use `rlimit` of
+    Z3's resource units, and `timeout` seconds."""
     scope = ruleset.scope_for(scope)
-    decided = _check_expected(ruleset, [p for p in props if _expected_to_hold(ruleset, p)], scope, seed, timeout)
+    started = time.monotonic()
+    progress.working_on(ruleset.label, f"{len(props)} properties")
+    budget = lambda: Budget(rlimit, time.monotonic() + timeout)  # noqa: E731
+    system = TransitionSystem(ruleset, scope, max([int_reach(p, Codes.variable_bound(scope, slots_for(scope))) for p in props], default=0))
+    facts = system.rule_values()
+    base = min(scope.depth, INDUCTION_SPAN + 1)
+    candidates = [p for p in props if _expected_to_hold(ruleset, p)] if scope.depth >= INDUCTION_FROM_DEPTH else []
+    proved = set(inductive(system, candidates, seed, facts, budget()))
+    deepening = Deepening(system, seed, facts)
+    outcomes = deepening.first_violations({p: base if p in proved else scope.depth for p in props}, budget())
+    while True:
+        failed = {p for p in proved if outcomes[p].violated or outcomes[p].unknown}
+        if not failed:
+            break
+        still = set(inductive(system, [p for p in proved if p not in failed], seed, facts, budget()))
+        dropped = proved - failed - still
+        proved = still
+        outcomes |= deepening.first_violations({p: scope.depth for p in dropped}, budget(), start=base + 1)
     for prop in props:
-        yield decided.get(prop.id) or _check_alone(ruleset, prop, scope, seed, timeout)
+        yield _result(system, ruleset, prop, scope, seed, facts, outcomes[prop], prop in proved, time.monotonic() - started, budget)
+
+
+def _result(system: TransitionSystem, ruleset: RuleSet, prop: Property, scope: Scope, seed: int, facts: list, outcome: Outcome,
+            proved: bool, seconds: float, budget) -> CheckResult:
+    if outcome.unknown:
+        reached = f"no violation up to depth {outcome.depth}" if outcome.depth >= first_step(prop) else "no depth completed"
+        return CheckResult(ruleset, prop, Verdict.UNKNOWN, outcome.depth, seconds, reason=f"{outcome.unknown}: {reached}")
+    if not outcome.violated:
+        return CheckResult(ruleset, prop, Verdict.HOLDS, scope.depth, seconds, inductive=proved)
+    k = outcome.depth
+    answer = violation_alone(system, prop, k, seed, facts, budget())
+    if answer.answer is Answer.UNKNOWN:
+        return CheckResult(ruleset, prop, Verdict.UNKNOWN, k - 1, seconds,
+                           reason=f"{answer.reason}: fails at depth {k}, but the counterexample was not found again alone")
+    if answer.answer is not Answer.SAT:
+        raise CheckerBug(f"{prop.id} fails at depth {k} in one question and not when asked alone ({answer.answer.value})")
+    trace, problem = counterexample(system, answer.model, k, ruleset, prop, scope, seed)
+    if problem:
+        return CheckResult(ruleset, prop, Verdict.ERROR, k, seconds, reason=problem)
+    world = World.of(ruleset, trace.slots, trace.card_types, scope)
+    return CheckResult(ruleset, prop, Verdict.VIOLATED, k, seconds, trace, "", tuple(witnesses(world, prop, trace.initial, trace.steps, k)))
 
 
 def _expected_to_hold(ruleset: RuleSet, prop: Property) -> bool:

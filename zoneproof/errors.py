@@ -53,3 +53,7 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str:
     """' (did you mean 'x'?)' when a close match exists, else ''."""
     matches = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
     return f" (did you mean '{matches[0]}'?)" if matches else ""
+
+
+class CheckerBug(Exception):
+    """Z3 and the interpreter disagree about an example: a bug in zoneproof, not in the input."""

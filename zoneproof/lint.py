@@ -15,6 +15,7 @@ from enum import Enum
 import z3
 
 from . import progress
+from .errors import CheckerBug
 from .check import CheckResult, Unrolling, Verdict, counterexample, first_step, prove_together
 from .interpreter import IllegalAction, World, apply, sees
 from .model import PLAYER_NAMES, Action, ActionKind, Behaviour, GameState, Scope
@@ -496,8 +497,3 @@ def event_conflict(prober: _Prober) -> Conflict | None:
         scope=scope, seed=seed, card_types=card_types, initial=states[0], steps=tuple(steps), violation_step=k,
     )
     return Conflict(core, f"{shown} ({refused})", k, trace, event)
-
-
-class CheckerBug(Exception):
-    """Z3 and the interpreter disagree about an example lint found."""
-

@@ -37,9 +37,11 @@ def isolated(seed: int) -> tuple[z3.Solver, Callable[[z3.ExprRef], z3.ExprRef]]:
     return new_solver(ctx, seed), lambda term: term.translate(ctx)
 
 
-def check(solver: z3.Solver, assumptions: list, timeout_ms: int) -> SolverResult:
-    """Check under assumptions with a time budget. `unknown` comes back as UNKNOWN with Z3's reason."""
+def check(solver: z3.Solver, assumptions: list, timeout_ms: int, rlimit: int = 0) -> SolverResult:
+    """Check under assumptions with a budget: Z3's resource units (`rlimit`, 0 for no limit) and
+    wall-clock milliseconds. `unknown` comes back as UNKNOWN with Z3's reason."""
     solver.set("timeout", max(1, int(timeout_ms)))
+    solver.set("rlimit", int(rlimit))
     answer = solver.check(*assumptions)
     if answer == z3.sat:
         return SolverResult(Answer.SAT, model=solver.model())

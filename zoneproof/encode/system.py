@@ -197,13 +197,9 @@ class TransitionSystem:
                 Not(s.revealed[c]),
             ]
             facts += [Implies(self.on(Behaviour.ZONE_CLOSED, z), s.zone[c] != codes.zone[z]) for z in self.closable_zones()]
-            if slot.is_token:
-                facts.append(self.card_type[c] == codes.type[CardType.CREATURE])
-            elif slot.is_commander:
+            if slot.is_commander:
                 facts.append(Not(s.fresh[c]))
-                facts.append(codes.any_of(self.card_type[c] == codes.type[t] for t in COMMANDER_TYPES))
-            else:
-                facts.append(codes.any_of(self.card_type[c] == v for v in codes.type.values()))
+        facts += self.types()
         facts += [s.pos[c] == codes.int(self.start_position(c)) for c in range(len(self.slots))]
         decks = [c for c, slot in enumerate(self.slots) if slot.kind is SlotKind.CARD]
         facts += [s.is_above(c, d) == (self.start_position(c) > self.start_position(d)) for c, d in combinations(decks, 2)
@@ -211,6 +207,16 @@ class TransitionSystem:
         if self.player_records:
             facts += self.players_are(0, tuple(PlayerState() for _ in range(self.players)), started=False)
         return facts
+
+    def types(self) -> list:
+        """What each slot's card type may be (a fact of every run: types never change): a token is a
+        creature, a commander a creature or a planeswalker (903.3), any other card any type."""
+        codes = self.codes
+        allowed = {"token": (CardType.CREATURE,), "commander": COMMANDER_TYPES}
+        return [
+            codes.any_of(self.card_type[c] == codes.type[t] for t in allowed.get(slot.kind.value, tuple(CardType)))
+            for c, slot in enumerate(self.slots)
+        ]
 
     def closable_zones(self) -> list[Zone]:
         """The zones some rule of the file may close (see Behaviour.ZONE_CLOSED)."""

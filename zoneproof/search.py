@@ -1,0 +1,191 @@
+"""The two searches of a check, over one transition system.
+
+`Deepening` is bounded model checking deepened one step at a time: at each depth, one question
+asks whether some property still pending fails there, so the first depth at which a property fails
+is its shortest counterexample's. The steps are built once and reused at every depth.
+
+`inductive` is k-induction (k = INDUCTION_SPAN): the properties, assumed of INDUCTION_SPAN
+consecutive states (or steps) of any run whatever its first state, cannot fail on the next. With a
+bounded check of the first INDUCTION_SPAN + 1 states (the base case), that proves them at every
+depth.
+
+Every question has a budget in Z3's resource units (`rlimit`: the same on a loaded machine and an
+idle one) and a wall-clock guard.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import z3
+
+from .encode.backend import SymbolicBackend
+from .encode.system import TransitionSystem
+from .evaluate import evaluate
+from .properties import Property, PropertyKind
+from .solver import Answer, SolverResult, check, isolated, new_solver
+from .terms import Implies, Not, Or
+
+# The states (or steps) an induction hypothesis spans: a property assumed of INDUCTION_SPAN in a
+# row is proved of the next.
+INDUCTION_SPAN = 1
+# Z3's reasons for an answer it gave up on within its resource budget.
+OUT_OF_BUDGET = ("canceled", "max. resource limit exceeded", "resource limits reached")
+
+
+def first_step(prop: Property) -> int:
+    """The first state (always) or step (step properties) a property speaks of."""
+    return 0 if prop.kind is PropertyKind.ALWAYS else 1
+
+
+def violated_at(system: TransitionSystem, prop: Property, k: int) -> z3.BoolRef:
+    """The property fails at state k (an `always` property) or on the step into state k."""
+    at = k if prop.kind is PropertyKind.ALWAYS else k - 1
+    return Not(evaluate(prop, SymbolicBackend(system, at), system.slots, system.players))
+
+
+@dataclass(frozen=True)
+class Budget:
+    """What each question may cost: Z3's resource units, and wall-clock seconds until `deadline`."""
+
+    rlimit: int
+    deadline: float
+
+    def ask(self, solver: z3.Solver, assumptions: list) -> SolverResult:
+        seconds = self.deadline - time.monotonic()
+        if seconds <= 0:
+            return SolverResult(Answer.UNKNOWN, reason="timeout")
+        answer = check(solver, assumptions, seconds * 1000, self.rlimit)
+        if answer.answer is Answer.UNKNOWN and answer.reason in OUT_OF_BUDGET and time.monotonic() < self.deadline:
+            return SolverResult(Answer.UNKNOWN, reason="budget")
+        return answer
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What the deepening found of one property: violated at `depth` (with the model), no violation
+    up to `depth` (`holds`), or no answer past `depth` (`unknown`, with the reason)."""
+
+    depth: int
+    model: z3.ModelRef | None = None
+    unknown: str = ""
+
+    @property
+    def violated(self) -> bool:
+        return self.model is not None
+
+
+class Deepening:
+    """The start of a game and the steps built so far, asked one depth at a time."""
+
+    def __init__(self, system: TransitionSystem, seed: int, facts: list, incremental: bool = False):
+        """With `incremental`, every question is asked of one solver that keeps what it learned;
+        otherwise each question is a solver of its own over the steps built so far (Z3 then
+        simplifies the whole formula with the rules in force before it searches, which measured
+        faster for a check's questions)."""
+        self.system = system
+        self.seed = seed
+        self.facts = system.init() + facts
+        self.incremental = incremental
+        self.solver = new_solver(system.ctx, seed)
+        self.solver.add(self.facts)
+        self.steps = 0
+        self._questions = 0
+        self._goals: dict = {}
+
+    def violated_at(self, prop: Property, k: int) -> z3.BoolRef:
+        if (prop.id, k) not in self._goals:
+            self._goals[(prop.id, k)] = violated_at(self.system, prop, k)
+        return self._goals[(prop.id, k)]
+
+    def reach(self, k: int) -> None:
+        while self.steps < k:
+            if self.incremental:
+                self.solver.add(self.system.trans(self.steps))
+            self.steps += 1
+
+    def ask(self, goal: z3.BoolRef, budget: Budget, assumptions: tuple = ()) -> SolverResult:
+        """Can the goal hold (of the steps built so far)?"""
+        if not self.incremental:
+            solver = new_solver(self.system.ctx, self.seed)
+            solver.add(self.facts + [x for t in range(self.steps) for x in self.system.trans(t)] + [goal])
+            return budget.ask(solver, list(assumptions))
+        self._questions += 1
+        flag = z3.Bool(f"question#{self._questions}", self.system.ctx)
+        self.solver.add(Implies(flag, goal))
+        return budget.ask(self.solver, [flag, *assumptions])
+
+    def first_violations(self, bounds: dict[Property, int], budget: Budget, start: int = 0,
+                         assumptions: tuple = ()) -> dict[Property, Outcome]:
+        """For each property, the least depth from `start` up to its bound at which it fails, or
+        that it does not fail up to its bound. One question per depth asks for any of the
+        properties still pending there; a model drops those it violates and the question is asked
+        again for the rest."""
+        found: dict[Property, Outcome] = {}
+        pending = dict(bounds)
+        k = start
+        while pending:
+            for p in [p for p, bound in pending.items() if bound < k]:
+                found[p] = Outcome(pending.pop(p))
+            at_k = [p for p in pending if first_step(p) <= k]
+            if at_k:
+                self.reach(k)
+            while at_k:
+                goals = {p: self.violated_at(p, k) for p in at_k}
+                answer = self.ask(Or(list(goals.values())), budget, assumptions)
+                if answer.answer is Answer.UNKNOWN:
+                    for p in list(pending):
+                        found[p] = Outcome(k - 1, unknown=answer.reason)
+                    return found
+                if answer.answer is Answer.UNSAT:
+                    break
+                hit = [p for p in at_k if z3.is_true(answer.model.eval(goals[p], model_completion=True))]
+                if not hit:
+                    raise AssertionError("a model of 'some property fails' in which none fails")
+                for p in hit:
+                    found[p] = Outcome(k, answer.model)
+                    del pending[p]
+                at_k = [p for p in at_k if p not in hit]
+            k += 1
+        return found
+
+
+def violation_alone(system: TransitionSystem, prop: Property, k: int, seed: int, facts: list, budget: Budget) -> SolverResult:
+    """A model of the property failing at depth k, asked in a Z3 context of its own (and given
+    back in the system's): Z3's search depends on every term its context holds, so the model, and
+    the counterexample, are the same whatever else the check asks."""
+    solver, copy = isolated(seed)
+    solver.add([copy(f) for f in [*system.init(), *facts, *[x for t in range(k) for x in system.trans(t)], violated_at(system, prop, k)]])
+    answer = budget.ask(solver, [])
+    if answer.model is None:
+        return answer
+    return SolverResult(answer.answer, answer.model.translate(system.ctx))
+
+
+def inductive(system: TransitionSystem, props: list[Property], seed: int, facts: list, budget: Budget) -> list[Property]:
+    """The properties among `props` that the induction step proves (their base case is left to the
+    caller: no violation in the first INDUCTION_SPAN + 1 states or steps).
+
+    The question: assume every property on INDUCTION_SPAN consecutive states (or steps) of any run
+    whatever its first state, reachable or not; can one of them fail on the next? Unsat proves them
+    all. The run starts at state 1, so that its steps are shaped like every step after the first
+    (step 0 has no step before it). A model drops the properties it makes fail, and the rest are
+    asked again. Each question runs in a Z3 context of its own: the bounded searches, and the
+    counterexamples they find, stay as they would be without it."""
+    last = INDUCTION_SPAN + 2  # the state (or the step into the state) the induction concludes about
+    steps = [*facts, *system.types(), *[x for t in range(1, last) for x in system.trans(t)]]
+    assumed = {p: [violated_at(system, p, k) for k in range(first_step(p) + 1, last)] for p in props}
+    concluded = {p: violated_at(system, p, last) for p in props}
+    pending = list(props)
+    while pending:
+        solver, copy = isolated(seed)
+        solver.add([copy(f) for f in steps + [Not(v) for p in pending for v in assumed[p]] + [Or([concluded[p] for p in pending])]])
+        answer = budget.ask(solver, [])
+        if answer.answer is Answer.UNSAT:
+            return pending
+        if answer.answer is Answer.UNKNOWN:
+            return []
+        model = answer.model.translate(system.ctx)
+        pending = [p for p in pending if not z3.is_true(model.eval(concluded[p], model_completion=True))]
+    return []
