@@ -7,7 +7,7 @@ a checker bug and comes back as verdict ERROR with what differed.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import partial
@@ -15,6 +15,7 @@ from functools import partial
 import z3
 
 from .encoder import Encoding, SymbolicBackend
+from .errors import Interrupted
 from .evaluate import evaluate, int_reach, orders_objects
 from .interpreter import World
 from .model import Scope
@@ -216,6 +217,7 @@ class Search:
 
 def check_properties(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int = 0, timeout: float = 60.0) -> list[CheckResult]:
     """Check each property to the depth bound; a violation comes back with a shortest counterexample.
+    An interrupt raises Interrupted with the results finished before it, in the order of `props`.
 
     The properties expected to hold are first checked on one shared unrolling (`_check_expected`);
     the others, and those found violated there, are checked one by one, each as if it were the
@@ -223,8 +225,16 @@ def check_properties(ruleset: RuleSet, props: list[Property], scope: Scope, seed
     joint proof.
     """
     scope = ruleset.scope_for(scope)
-    decided = _check_expected(ruleset, [p for p in props if _expected_to_hold(ruleset, p)], scope, seed, timeout)
-    return [decided.get(prop.id) or _check_alone(ruleset, prop, scope, seed, timeout) for prop in props]
+    decided: dict[str, CheckResult] = {}
+    try:
+        for prop_id, result in _check_expected(ruleset, [p for p in props if _expected_to_hold(ruleset, p)], scope, seed, timeout):
+            decided[prop_id] = result
+        for prop in props:
+            if prop.id not in decided:
+                decided[prop.id] = _check_alone(ruleset, prop, scope, seed, timeout)
+    except KeyboardInterrupt as e:
+        raise Interrupted(tuple(decided[p.id] for p in props if p.id in decided)) from e
+    return [decided[prop.id] for prop in props]
 
 
 def _expected_to_hold(ruleset: RuleSet, prop: Property) -> bool:
@@ -233,23 +243,22 @@ def _expected_to_hold(ruleset: RuleSet, prop: Property) -> bool:
     return expected is None or expected.verdict != "violated"
 
 
-def _check_expected(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int, timeout: float) -> dict[str, CheckResult]:
-    """The verdicts, keyed by property id, decided on one unrolling that the properties share:
+def _check_expected(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int, timeout: float) -> Iterator[tuple[str, CheckResult]]:
+    """The verdicts, as (property id, result) as each is decided, on one unrolling that the properties share:
     HOLDS for those proved together in one query (`prove_together`); HOLDS or UNKNOWN for each
     property about the order of pairs of objects, checked on its own there (with those, one query
     costs more than a query for each). A violation is left out: its counterexample comes from
     `_check_alone`."""
     if len(props) < 2:
-        return {}
+        return
     started = time.monotonic()
     unrolling = Unrolling(ruleset, scope, props)
     setup = time.monotonic() - started
-    decided = prove_together(unrolling, ruleset, [p for p in props if not orders_objects(p)], scope, seed, timeout, setup)
+    yield from prove_together(unrolling, ruleset, [p for p in props if not orders_objects(p)], scope, seed, timeout, setup).items()
     for prop in filter(orders_objects, props):
         result = _check_one(unrolling, ruleset, prop, scope, seed, timeout, setup)
         if result.verdict in (Verdict.HOLDS, Verdict.UNKNOWN):
-            decided[prop.id] = result
-    return decided
+            yield prop.id, result
 
 
 def prove_together(unrolling: Unrolling, ruleset: RuleSet, props: list[Property], scope: Scope, seed: int, timeout: float,
@@ -287,6 +296,8 @@ def _hold_together(unrolling: Unrolling, props: list[Property], bound: int, seed
     while pending:
         goal_at = partial(_any_violation, unrolling, tuple(pending))
         first = min(first_step(p) for p in pending)
+        if first > bound:  # no state or step to check (a depth bound of 0 and step properties only)
+            return pending
         answer = unrolling.query(goal_at, first, bound, seed, (deadline - time.monotonic()) * 1000, solver)
         if answer.answer is Answer.UNKNOWN:
             return []

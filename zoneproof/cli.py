@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import sys
 import time
+from functools import partial
 from pathlib import Path
 
 import click
@@ -16,12 +17,12 @@ from rich.console import Console
 from rich.markup import escape
 
 from . import __version__
-from .batch import available_cores, check_rulesets
+from .batch import Unfinished, available_cores, check_rulesets, in_order
 from .check import CheckResult, Verdict
 from .coverage import coverage
 from .lint import Status, lint
 from .diff import behaviour_scenarios, diff
-from .errors import ExitCode, InputError, did_you_mean
+from .errors import ExitCode, InputError, Interrupted, did_you_mean
 from .model import PLAYER_NAMES, ActionKind, Scope, team_size_problem
 from .properties import Property, load_properties, stock_properties
 from .replay import replay_trace, witnesses
@@ -50,9 +51,10 @@ EXIT_CODES_HELP = (
     "Exit codes: 0 every verdict as the rule set expects (holds unless it declares [[expect]]); "
     "1 a verdict is not as expected (with --without: a property is violated); 2 bad input or usage; "
     "3 no definite verdict unexpected, but some check is unknown (Z3 gave no answer in time); "
-    "4 a counterexample did not replay in the interpreter (a checker bug)."
+    "4 a counterexample did not replay in the interpreter (a checker bug); "
+    "130 interrupted (Ctrl-C): the results finished before it are printed."
 )
-CHECKER_BUG = 4
+CHECKER_BUG = ExitCode.CHECKER_BUG
 
 VERDICT_STYLE = {Verdict.HOLDS: "green", Verdict.VIOLATED: "bold red", Verdict.UNKNOWN: "yellow", Verdict.ERROR: "bold magenta", Verdict.VACUOUS: "yellow"}
 out = Console(highlight=False, soft_wrap=True)
@@ -87,6 +89,31 @@ def scope_options(command):
     ]):
         command = option(command)
     return command
+
+
+def _positive_seconds(ctx, param, value: float) -> float:
+    low, high = 0, 10**6
+    if not low < value <= high:  # also refuses nan
+        raise click.BadParameter(f"must be more than {low} seconds and at most {high}, got {value:g}")
+    return value
+
+
+def seed_option(command):
+    return click.option("--seed", default=0, show_default=True, type=click.IntRange(0, 2**32 - 1),
+                        help="Z3's random seed (0..4294967295); the same seed gives the same output.")(command)
+
+
+def timeout_option(what: str):
+    return click.option("--timeout", default=60.0, show_default=True, callback=_positive_seconds,
+                        help=f"Seconds allowed per {what} (more than 0, at most 1000000).")
+
+
+def jobs_option(tasks: str):
+    return click.option("--jobs", "-j", default=0, show_default=True, type=click.IntRange(0, MAX_JOBS),
+                        help=f"Worker processes (0..{MAX_JOBS}): {tasks} are separate tasks; 0: one per core. The output is the same for any value.")
+
+
+MAX_JOBS = 256
 
 
 def _scope(players: int, cards: int, sideboard: int, tokens: int, depth: int, hand: int | None = None,
@@ -173,13 +200,13 @@ def _write_counterexample(r: CheckResult, directory: Path, emit: tuple[str, ...]
 @click.option("--without", "-w", multiple=True, metavar="RULE", help="Remove this rule (repeatable), e.g. --without 400.3.")
 @property_options
 @scope_options
-@click.option("--seed", default=0, show_default=True, help="Z3's random seed; the same seed gives the same output.")
-@click.option("--timeout", default=60.0, show_default=True, help="Seconds allowed per check (rule set and property).")
+@seed_option
+@timeout_option("check (rule set and property)")
 @click.option("--out", "out_dir", default="counterexamples", show_default=True, type=click.Path(path_type=Path), help="Folder for counterexample traces.")
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True, help="text, or json: one object per check, one per line.")
 @click.option("--emit", multiple=True, type=click.Choice(["itf", "scenario"]), default=("itf",), show_default=True, help="What to write for each counterexample: an ITF trace, a scenario file for `zoneproof run`, or both (repeat the option).")
 @click.option("--no-lint", is_flag=True, help="Skip lint (dead actions and rules, vacuous properties, conflicts; see `zoneproof lint`).")
-@click.option("--jobs", "-j", default=0, show_default=True, type=click.IntRange(min=0), help="Worker processes: each rule set's checks and its lint are separate tasks; 0: one per core. The output is the same for any value.")
+@jobs_option("each rule set's checks and its lint")
 def check(rulesets, without, property_ids, properties, players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size, seed, timeout, out_dir, output_format, emit, no_lint, jobs) -> int:
     """Check RULESETS (names or .toml paths; default: every built-in rule set) against the properties.
 
@@ -187,15 +214,14 @@ def check(rulesets, without, property_ids, properties, players, cards, sideboard
     writes every counterexample to --out as an ITF trace.
     """
     scope = _scope(players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size)
-    if timeout <= 0:
-        raise InputError(f"--timeout must be more than 0 seconds, got {timeout:g}")
     chosen = [load_ruleset(name).without(list(without)) for name in (rulesets or builtin_names())]
     props = _select_properties(list(properties), list(property_ids))
     _check_out_dir(out_dir, [f"{rs.label}--{p.id}.scenario.toml" for rs in chosen for p in props])
     results = []
     reports = []
     started = time.monotonic()
-    for checked, report in check_rulesets(chosen, props, scope, seed, timeout, not no_lint, jobs or available_cores()):
+
+    def show(checked: list[CheckResult], report) -> None:
         for r in checked:
             path = None
             if r.trace is not None:
@@ -205,6 +231,16 @@ def check(rulesets, without, property_ids, properties, players, cards, sideboard
         if report is not None:
             reports.append(report)
             _show_lint(report, _write_lint_files(report, out_dir, witness=False), output_format)
+
+    try:
+        for checked, report in check_rulesets(chosen, props, scope, seed, timeout, not no_lint, jobs or available_cores()):
+            show(checked, report)
+    except Interrupted as e:
+        for checked, report in e.known:
+            show(checked, report)
+        if output_format == "text":
+            out.print(summary(results, time.monotonic() - started))
+        raise
     if output_format == "text":
         out.print(summary(results, time.monotonic() - started))
     return max(check_exit_code(results), lint_exit_code(reports), key=EXIT_PRIORITY.index)
@@ -267,12 +303,13 @@ LINT_EXIT_CODES = (
 @click.option("--without", "-w", multiple=True, metavar="RULE", help="Remove this rule (repeatable), e.g. --without 400.3.")
 @property_options
 @scope_options
-@click.option("--seed", default=0, show_default=True, help="Z3's random seed; the same seed gives the same output.")
-@click.option("--timeout", default=60.0, show_default=True, help="Seconds allowed per solver question.")
+@seed_option
+@timeout_option("solver question")
 @click.option("--out", "out_dir", default="counterexamples", show_default=True, type=click.Path(path_type=Path), help="Folder for conflict scenarios and witness traces.")
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True, help="text, or json: one object per rule set, one per line.")
 @click.option("--witness", is_flag=True, help="Write, for every property whose trigger fires, a trace where it does (an ITF trace for `zoneproof replay`).")
-def lint_command(rulesets, without, property_ids, properties, players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size, seed, timeout, out_dir, output_format, witness) -> int:
+@jobs_option("the rule sets")
+def lint_command(rulesets, without, property_ids, properties, players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size, seed, timeout, out_dir, output_format, witness, jobs) -> int:
     """Lint RULESETS (default: every built-in rule set) within the scope.
 
     Dead actions (never enabled in a reachable state), dead rules (removing them changes no reachable
@@ -281,15 +318,23 @@ def lint_command(rulesets, without, property_ids, properties, players, cards, si
     named by a minimal set of rules from Z3's unsat core and written as a scenario.
     """
     scope = _scope(players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size)
-    if timeout <= 0:
-        raise InputError(f"--timeout must be more than 0 seconds, got {timeout:g}")
     chosen = [load_ruleset(name).without(list(without)) for name in (rulesets or builtin_names())]
     props = _select_properties(list(properties), list(property_ids))
     _check_out_dir(out_dir, [f"{rs.label}--{p.id}--witness.itf.json" for rs in chosen for p in props])
     reports = []
-    for ruleset in chosen:
-        reports.append(lint(ruleset, props, scope, seed=seed, timeout=timeout))
-        _show_lint(reports[-1], _write_lint_files(reports[-1], out_dir, witness), output_format)
+
+    def show(report) -> None:
+        reports.append(report)
+        _show_lint(report, _write_lint_files(report, out_dir, witness), output_format)
+
+    try:
+        for report in in_order([partial(lint, ruleset, props, scope, seed=seed, timeout=timeout) for ruleset in chosen], jobs or available_cores()):
+            show(report)
+    except Interrupted as e:
+        for _, report in sorted(e.known.items()):
+            if not isinstance(report, Unfinished):
+                show(report)
+        raise
     return lint_exit_code(reports)
 
 
@@ -333,8 +378,8 @@ DIFF_EXIT_CODES = (
 @click.option("--without-b", multiple=True, metavar="RULE", help="Remove this rule from B (repeatable).")
 @property_options
 @scope_options
-@click.option("--seed", default=0, show_default=True, help="Z3's random seed; the same seed gives the same output.")
-@click.option("--timeout", default=60.0, show_default=True, help="Seconds allowed per check and per solver question.")
+@seed_option
+@timeout_option("check and per solver question")
 @click.option("--out", "out_dir", default="counterexamples", show_default=True, type=click.Path(path_type=Path), help="Folder for the traces and scenarios.")
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True, help="text, or json: one object for the whole comparison.")
 def diff_command(ruleset_a, ruleset_b, without_a, without_b, property_ids, properties, players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size, seed, timeout, out_dir, output_format) -> int:
@@ -347,8 +392,6 @@ def diff_command(ruleset_a, ruleset_b, without_a, without_b, property_ids, prope
     or ends elsewhere).
     """
     scope = _scope(players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size)
-    if timeout <= 0:
-        raise InputError(f"--timeout must be more than 0 seconds, got {timeout:g}")
     a = load_ruleset(ruleset_a).without(list(without_a))
     b = load_ruleset(ruleset_b).without(list(without_b))
     props = _select_properties(list(properties), list(property_ids))
@@ -401,15 +444,13 @@ COVERAGE_EXIT_CODES = (
 @click.option("--without", "-w", multiple=True, metavar="RULE", help="Remove this rule before measuring (repeatable).")
 @property_options
 @scope_options
-@click.option("--seed", default=0, show_default=True, help="Z3's random seed; the same seed gives the same output.")
-@click.option("--timeout", default=60.0, show_default=True, help="Seconds allowed per check (rule removed and property).")
+@seed_option
+@timeout_option("check (rule removed and property)")
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True, help="text, or json: one object.")
 def coverage_command(ruleset_name, without, property_ids, properties, players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size, seed, timeout, output_format) -> int:
     """Remove each rule of RULESET in turn and re-check every property: print which property fails (at
     which depth) for each removed rule, and list the unguarded rules, whose removal no property notices."""
     scope = _scope(players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size)
-    if timeout <= 0:
-        raise InputError(f"--timeout must be more than 0 seconds, got {timeout:g}")
     ruleset = load_ruleset(ruleset_name).without(list(without))
     props = _select_properties(list(properties), list(property_ids))
     rows = coverage(ruleset, props, scope, seed=seed, timeout=timeout)
@@ -507,10 +548,19 @@ def main(argv: list[str] | None = None) -> int:
         return ExitCode.BAD_INPUT
     except click.exceptions.Exit as e:
         return e.exit_code
-    except click.exceptions.Abort:
+    except click.exceptions.Abort as e:
+        if isinstance(e.__cause__, KeyboardInterrupt):
+            return _interrupted()
         print("zoneproof: aborted", file=sys.stderr)
         return ExitCode.BAD_INPUT
+    except KeyboardInterrupt:
+        return _interrupted()
     return int(code) if isinstance(code, int) else ExitCode.OK
+
+
+def _interrupted() -> int:
+    print("zoneproof: interrupted (Ctrl-C): the results printed are those finished before it; nothing else was written", file=sys.stderr)
+    return ExitCode.INTERRUPTED
 
 
 def entry_point() -> None:
@@ -520,4 +570,6 @@ def entry_point() -> None:
     except BrokenPipeError:  # the reader went away (`zoneproof list | head`): stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         code = ExitCode.OK
+    except KeyboardInterrupt:
+        code = _interrupted()
     sys.exit(code)

@@ -14,7 +14,7 @@ from enum import Enum
 
 import z3
 
-from .check import CheckResult, Unrolling, Verdict, counterexample, first_step, prove_together
+from .check import CheckResult, Search, Unrolling, Verdict, counterexample, first_step, prove_together
 from .interpreter import IllegalAction, World, apply, sees
 from .model import PLAYER_NAMES, Action, ActionKind, Behaviour, GameState, Scope
 from .properties import BinOp, Expr, Property, PropertyKind, Quant, expr_text, parse_properties
@@ -179,6 +179,7 @@ class _Prober:
     def ascending(self, goal_at, first: int, last: int):
         """Like `least`, asking step by step from the first: cheaper when the goal needs two copies
         of a step's transition (the search for a rule that matters)."""
+        search = Search(None, least=True)
         for k in range(first, last + 1):
             search = self.least(goal_at, k, k)
             if search.found is not None or search.unknown:

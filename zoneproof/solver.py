@@ -37,12 +37,20 @@ def isolated(seed: int) -> tuple[z3.Solver, Callable[[z3.ExprRef], z3.ExprRef]]:
     return new_solver(ctx, seed), lambda term: term.translate(ctx)
 
 
+# Z3 catches SIGINT while it searches and gives up with this reason: the user's Ctrl-C, not a budget.
+INTERRUPTED = "interrupted from keyboard"
+
+
 def check(solver: z3.Solver, assumptions: list, timeout_ms: int) -> SolverResult:
-    """Check under assumptions with a time budget. `unknown` comes back as UNKNOWN with Z3's reason."""
+    """Check under assumptions with a time budget. `unknown` comes back as UNKNOWN with Z3's reason;
+    a search that Ctrl-C stopped raises KeyboardInterrupt, as Python code would."""
     solver.set("timeout", max(1, int(timeout_ms)))
     answer = solver.check(*assumptions)
     if answer == z3.sat:
         return SolverResult(Answer.SAT, model=solver.model())
     if answer == z3.unsat:
         return SolverResult(Answer.UNSAT, core=tuple(str(x) for x in solver.unsat_core()))
-    return SolverResult(Answer.UNKNOWN, reason=solver.reason_unknown() or "unknown")
+    reason = solver.reason_unknown() or "unknown"
+    if reason == INTERRUPTED:
+        raise KeyboardInterrupt
+    return SolverResult(Answer.UNKNOWN, reason=reason)
