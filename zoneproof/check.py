@@ -15,7 +15,7 @@ from functools import partial
 import z3
 
 from .encoder import Encoding, SymbolicBackend
-from .errors import Interrupted
+from .errors import CheckerBug, Interrupted
 from .evaluate import evaluate, int_reach, orders_objects
 from .interpreter import World
 from .model import Scope
@@ -40,7 +40,7 @@ class CheckResult:
     ruleset: RuleSet = field(repr=False)
     prop: Property = field(repr=False)
     verdict: Verdict
-    depth: int  # the bound reached (holds), the counterexample's length (violated), or where it stopped
+    depth: int  # the bound reached (holds), the counterexample's length (violated), or the depth completed (unknown; -1: none)
     seconds: float
     trace: Trace | None = field(default=None, repr=False, compare=False)
     reason: str = ""  # for UNKNOWN: Z3's reason; for ERROR: what did not replay
@@ -199,7 +199,7 @@ class Unrolling:
             answer = self.query(goal_at, first, bound, seed, (deadline - time.monotonic()) * 1000, solver, assumptions)
             if answer.answer is Answer.UNKNOWN:
                 reason = "timeout" if answer.reason in ("timeout", "canceled", "budget") else answer.reason
-                return Search(found, least=False, unknown=reason)
+                return Search(found, least=False, unknown=reason, completed=first - 1)
             if answer.answer is Answer.UNSAT:
                 return Search(found, least=True)
             k = next(k for k in range(first, bound + 1) if z3.is_true(answer.model.eval(goal_at(k), model_completion=True)))
@@ -213,6 +213,7 @@ class Search:
     found: tuple | None  # (k, model), or None when no k was found
     least: bool  # no smaller k is possible (or, with nothing found, none at all up to the bound)
     unknown: str = ""  # why the search stopped without an answer
+    completed: int = -1  # with `unknown`: the goal holds at no k up to this one (first - 1: nothing is known)
 
 
 def check_properties(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int = 0, timeout: float = 60.0) -> list[CheckResult]:
@@ -272,7 +273,14 @@ def prove_together(unrolling: Unrolling, ruleset: RuleSet, props: list[Property]
     against `timeout`. With `solver` (from `Unrolling.incremental`), the bounded queries are asked
     of it."""
     started = time.monotonic() - setup
-    deadline = started + timeout
+    try:
+        return _prove_together(unrolling, ruleset, props, scope, seed, started, started + timeout, solver)
+    except CheckerBug as bug:
+        return {p.id: CheckResult(ruleset, p, Verdict.ERROR, scope.depth, time.monotonic() - started, reason=str(bug)) for p in props}
+
+
+def _prove_together(unrolling: Unrolling, ruleset: RuleSet, props: list[Property], scope: Scope, seed: int, started: float,
+                    deadline: float, solver: z3.Solver | None) -> dict[str, CheckResult]:
     candidates = list(props)
     while True:
         # Each property's induction step assumes all the others: the step proves the group only
@@ -304,8 +312,11 @@ def _hold_together(unrolling: Unrolling, props: list[Property], bound: int, seed
         if answer.answer is Answer.UNSAT:
             return pending
         still = [p for p in pending if not _violated_in(answer.model, unrolling, p, bound)]
-        if len(still) == len(pending):  # a model that violates none of them: leave each to its own check
-            return []
+        if len(still) == len(pending):
+            raise CheckerBug(
+                f"Z3's model of a violation of one of {', '.join(p.id for p in pending)} up to depth {bound} violates none of them"
+                " when evaluated: the joint proof cannot be trusted"
+            )
         pending = still
     return []
 
@@ -335,19 +346,23 @@ def _violated_in(model, unrolling: Unrolling, prop: Property, depth: int) -> boo
 def check_removals(ruleset: RuleSet, rule_ids: list[str], props: list[Property], scope: Scope, seed: int = 0,
                    timeout: float = 60.0) -> dict[str, list[CheckResult]]:
     """check_properties of `ruleset.without([rule])` for each rule, on one unrolling and one
-    incremental solver: the rules in force are assumptions of each query, not facts."""
+    incremental solver: the rules in force are assumptions of each query, not facts. An interrupt
+    raises Interrupted with the rules checked before it."""
     started = time.monotonic()
     unrolling = Unrolling(ruleset, scope, props, rules_as_facts=False)
     solver = unrolling.incremental(seed)
     setup = time.monotonic() - started
     results = {}
-    for rule_id in rule_ids:
-        removed = ruleset.without([rule_id])
-        assumptions = tuple(unrolling.rule_assumptions(removed))
-        results[rule_id] = [
-            _check_one(unrolling, removed, prop, scope, seed, timeout, setup, solver, assumptions) for prop in props
-        ]
-        setup = 0.0
+    try:
+        for rule_id in rule_ids:
+            removed = ruleset.without([rule_id])
+            assumptions = tuple(unrolling.rule_assumptions(removed))
+            results[rule_id] = [
+                _check_one(unrolling, removed, prop, scope, seed, timeout, setup, solver, assumptions) for prop in props
+            ]
+            setup = 0.0
+    except KeyboardInterrupt as e:
+        raise Interrupted(results) from e
     return results
 
 
@@ -364,7 +379,9 @@ def _check_one(unrolling: Unrolling, ruleset, prop, scope, seed, timeout, setup,
     search = unrolling.shortest(lambda k: unrolling.violation(prop, k), first_step(prop), bound, seed, started + timeout, solver, assumptions)
     if search.found is None:
         if search.unknown:
-            return result(Verdict.UNKNOWN, scope.depth, reason=f"{search.unknown} (no violation up to depth {bound} could be ruled out)")
+            done = search.completed
+            reached = f"no violation up to depth {done}" if done >= first_step(prop) else "no depth completed"
+            return result(Verdict.UNKNOWN, done, reason=f"{search.unknown}: {reached}; no violation up to depth {bound} could be ruled out")
         return result(Verdict.HOLDS, scope.depth, inductive=bool(proved))
     k, model = search.found
     trace, problem = counterexample(unrolling.encoding, model, k, ruleset, prop, scope, seed)

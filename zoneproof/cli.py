@@ -254,11 +254,11 @@ def lint_exit_code(reports) -> int:
     """4 a finding that did not replay; 1 a problem (dead, vacuous or conflict, not expected by the
     file); 3 some question unknown; 0 clean."""
     statuses = {f.status for r in reports for f in r.findings}
-    if Status.ERROR in statuses:
+    if Status.ERROR in statuses or any(r.checker_bugs for r in reports):
         return CHECKER_BUG
     if any(r.problems for r in reports):
         return ExitCode.VIOLATED
-    if Status.UNKNOWN in statuses:
+    if Status.UNKNOWN in statuses or any(r.unanswered for r in reports):
         return ExitCode.UNKNOWN
     return ExitCode.OK
 
@@ -382,7 +382,8 @@ DIFF_EXIT_CODES = (
 @timeout_option("check and per solver question")
 @click.option("--out", "out_dir", default="counterexamples", show_default=True, type=click.Path(path_type=Path), help="Folder for the traces and scenarios.")
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True, help="text, or json: one object for the whole comparison.")
-def diff_command(ruleset_a, ruleset_b, without_a, without_b, property_ids, properties, players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size, seed, timeout, out_dir, output_format) -> int:
+@jobs_option("the checks of A, those of B and the search for behaviours that differ")
+def diff_command(ruleset_a, ruleset_b, without_a, without_b, property_ids, properties, players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size, seed, timeout, out_dir, output_format, jobs) -> int:
     """Compare rule sets A and B (names or .toml paths) within the scope.
 
     Shows the rules that differ; each property's verdict under A and under B, with a counterexample
@@ -398,7 +399,7 @@ def diff_command(ruleset_a, ruleset_b, without_a, without_b, property_ids, prope
     names = [f"{rs.label}--{p.id}.itf.json" for rs in (a, b) for p in props]
     names += [f"{rs.label}--b--{verb}-{k.value}.scenario.toml" for rs in (a, b) for verb in ("allows", "refuses") for k in ActionKind]
     _check_out_dir(out_dir, names)
-    result = diff(a, b, props, scope, seed=seed, timeout=timeout)
+    result = diff(a, b, props, scope, seed=seed, timeout=timeout, jobs=jobs or available_cores())
     paths: dict = {}
     for f in result.flips:
         r = f.violated
@@ -447,26 +448,36 @@ COVERAGE_EXIT_CODES = (
 @seed_option
 @timeout_option("check (rule removed and property)")
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True, help="text, or json: one object.")
-def coverage_command(ruleset_name, without, property_ids, properties, players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size, seed, timeout, output_format) -> int:
+@jobs_option("the unmodified rule set and runs of the rules to remove")
+def coverage_command(ruleset_name, without, property_ids, properties, players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size, seed, timeout, output_format, jobs) -> int:
     """Remove each rule of RULESET in turn and re-check every property: print which property fails (at
     which depth) for each removed rule, and list the unguarded rules, whose removal no property notices."""
     scope = _scope(players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size)
     ruleset = load_ruleset(ruleset_name).without(list(without))
     props = _select_properties(list(properties), list(property_ids))
-    rows = coverage(ruleset, props, scope, seed=seed, timeout=timeout)
-    if output_format == "json":
-        print(coverage_json(ruleset, scope, rows), flush=True)
-    else:
-        for line in format_coverage(ruleset, scope, rows, props):
-            out.print(line, markup=False)
-    verdicts = {r.verdict for row in rows for r in row.results}
+    try:
+        result = coverage(ruleset, props, scope, seed=seed, timeout=timeout, jobs=jobs or available_cores())
+    except Interrupted as e:
+        if e.known is not None:
+            _show_coverage(e.known, props, output_format)
+        raise
+    _show_coverage(result, props, output_format)
+    verdicts = {r.verdict for row in result.rows for r in row.results} | {r.verdict for r in result.baseline}
     if Verdict.ERROR in verdicts:
         return CHECKER_BUG
-    if any(row.reason.startswith("no property") for row in rows):
+    if any(row.reason.startswith("no property") for row in result.rows):
         return ExitCode.VIOLATED
-    if any(row.reason.startswith("not decided") for row in rows):
+    if any(row.reason.startswith("not decided") for row in result.rows) or Verdict.UNKNOWN in verdicts:
         return ExitCode.UNKNOWN
     return ExitCode.OK
+
+
+def _show_coverage(result, props, output_format: str) -> None:
+    if output_format == "json":
+        print(coverage_json(result), flush=True)
+        return
+    for line in format_coverage(result, props):
+        out.print(line, markup=False)
 
 
 @app.command(epilog="Exit codes: 0 the violation is confirmed; 1 not reproduced; 2 unreadable or invalid trace.")

@@ -15,12 +15,15 @@ not replay that way is a checker bug.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import partial
 
 import z3
 
+from .batch import in_order
 from .check import CheckResult, Verdict, check_properties
 from .encoder import Encoding
+from .errors import Interrupted
 from .interpreter import IllegalAction, World, apply
 from .model import ActionKind, GameState, Scope, Step
 from .properties import Property
@@ -62,6 +65,7 @@ class BehaviourDifference:
     steps: tuple[Step, ...] = field(repr=False)  # under `allowing`
     refused: str  # why `refusing` does not allow the last step: "illegal: ..." or what it does instead
     refused_state: GameState | None = field(default=None, repr=False)  # where `refusing` ends instead, if legal
+    shortest: str = ""  # "" when no shorter run exists; else why a shorter one was not ruled out
 
 
 @dataclass(frozen=True)
@@ -116,19 +120,28 @@ def rule_differences(a: RuleSet, b: RuleSet) -> list[RuleDifference]:
     return found
 
 
-def diff(a: RuleSet, b: RuleSet, props: list[Property], scope: Scope, seed: int = 0, timeout: float = 60.0) -> DiffResult:
+def diff(a: RuleSet, b: RuleSet, props: list[Property], scope: Scope, seed: int = 0, timeout: float = 60.0, jobs: int = 1) -> DiffResult:
+    """The comparison; the checks of A, those of B and the search for behaviours that differ are
+    tasks for up to `jobs` worker processes. An interrupt raises Interrupted (with nothing known:
+    the comparison is reported whole or not at all)."""
     started = time.monotonic()
     kinds_a = [d.kind for d in a.actions]
     kinds_b = [d.kind for d in b.actions]
     actions = ([k for k in kinds_a if k not in kinds_b], [k for k in kinds_b if k not in kinds_a])
-    results = list(zip(
-        check_properties(a, props, scope, seed=seed, timeout=timeout),
-        check_properties(b, props, scope, seed=seed, timeout=timeout),
-    ))
     # One state space for both: commander slots when either is of the Commander variant (in a rule
     # set of the base game a commander slot is an ordinary card that starts in the command zone).
-    scope = max(a.scope_for(scope), b.scope_for(scope), key=lambda s: s.commanders)
-    behaviours, problems = behaviour_differences(a, b, scope, seed, timeout)
+    joint = max(a.scope_for(scope), b.scope_for(scope), key=lambda s: s.commanders)
+    tasks = [partial(check_properties, side, props, scope, seed=seed, timeout=timeout) for side in (a, b)]
+    tasks.append(partial(behaviour_differences, a, b, joint, seed, timeout))
+    try:
+        checked_a, checked_b, (behaviours, problems) = in_order(tasks, jobs)
+    except Interrupted as e:
+        raise Interrupted(None) from e
+    # Results made in a worker process hold copies of the rule sets; the report tells the sides apart by identity.
+    side = lambda ruleset: a if ruleset == a else b  # noqa: E731
+    results = [(replace(ra, ruleset=a), replace(rb, ruleset=b)) for ra, rb in zip(checked_a, checked_b)]
+    behaviours = [replace(d, allowing=side(d.allowing), refusing=side(d.refusing)) for d in behaviours]
+    scope = joint
     for ra, rb in results:
         for r, side in ((ra, a), (rb, b)):
             if r.verdict is Verdict.ERROR:
@@ -197,8 +210,11 @@ def behaviour_differences(a: RuleSet, b: RuleSet, scope: Scope, seed: int, timeo
             e = product.enc[allowing]
             t = _last_step(product, model)
             kind = list(ActionKind)[model.eval(e.step(t).kind, model_completion=True).as_long()]
+            not_shortest = ""
             while t > 0:  # shortest first
                 shorter = check(solver, product.kinds([kind]) + [z3.Not(x) for x in product.last[t:]], timeout * 1000)
+                if shorter.answer is Answer.UNKNOWN:
+                    not_shortest = f"{shorter.reason}: a run shorter than {t + 1} steps was not ruled out"
                 if shorter.answer is not Answer.SAT:
                     break
                 model, t = shorter.model, _last_step(product, shorter.model)
@@ -207,7 +223,7 @@ def behaviour_differences(a: RuleSet, b: RuleSet, scope: Scope, seed: int, timeo
             if isinstance(outcome, Problem):
                 problems.append(outcome)
             else:
-                found.append(outcome)
+                found.append(replace(outcome, shortest=not_shortest))
     return found, problems
 
 

@@ -106,7 +106,8 @@ def format_steps(slots, card_types, players, initial: GameState, steps: tuple[St
 
 def result_line(r: CheckResult, width: int = 24) -> str:
     cites = ", ".join(r.prop.cites)
-    line = f"{r.ruleset.label:<{max(width, len(r.ruleset.label))}} {r.prop.id:<22} {r.verdict.value:<9} depth {r.depth:<3} {r.seconds:6.2f}s  [{cites}]"
+    depth = r.depth if r.depth >= 0 else "-"
+    line = f"{r.ruleset.label:<{max(width, len(r.ruleset.label))}} {r.prop.id:<22} {r.verdict.value:<9} depth {depth:<3} {r.seconds:6.2f}s  [{cites}]"
     if r.reason:
         line += f"  ({r.reason})"
     if r.inductive:
@@ -156,7 +157,7 @@ def result_json(r: CheckResult, path: Path | None) -> str:
         "property": r.prop.id,
         "cites": list(r.prop.cites),
         "verdict": r.verdict.value,
-        "depth": r.depth,
+        "depth": r.depth if r.depth >= 0 else None,
         "seconds": round(r.seconds, 3),
         "trace": str(path) if path else None,
         "reason": r.reason or None,
@@ -286,6 +287,7 @@ def format_diff_behaviours(result, paths: dict) -> list[str]:
         lines.append(
             f"  {d.kind.value}: allowed by {result.name(d.allowing)}, not by {result.name(d.refusing)} ({k} step{'s' * (k != 1)})"
             + (f", written to {written[0]} and {written[1]}" if written else "")
+            + (f" (not the shortest: {d.shortest})" if d.shortest else "")
         )
         slots = slots_for(d.scope)
         body = format_steps(slots, d.card_types, d.scope.players, d.initial, d.steps)
@@ -341,6 +343,7 @@ def diff_json(result, paths: dict) -> str:
             {
                 "kind": d.kind.value, "allowed_by": "a" if d.allowing is result.a else "b", "steps": len(d.steps),
                 "refused": d.refused,
+                "shortest": not d.shortest,
                 "scenarios": [str(p) for p in paths[id(d)]] if id(d) in paths else None,
             }
             for d in result.behaviours
@@ -396,7 +399,9 @@ def format_lint(report, written: dict) -> list[str]:
     for gap in report.ruleset.gaps:
         lines.append(f"    gap       {gap.name}: left out of the search for conflicts (known: {gap.reason})")
     if not report.conflicts:
-        lines.append("  conflicts   none")
+        lines.append("  conflicts   none" if not report.unanswered and not report.checker_bugs else "  conflicts   none found")
+    lines += [f"    unknown   {what}" for what in report.unanswered]
+    lines += [f"    error     {what}" for what in report.checker_bugs]
     for index, c in enumerate(report.conflicts):
         where = "at the start of a game" if c.action is None else f"after {c.step} step{'s' * (c.step != 1)}"
         lines.append(f"  conflict    rules {', '.join(c.rules) or '(none: the model itself)'} leave no outcome {where}: {c.event}")
@@ -405,6 +410,10 @@ def format_lint(report, written: dict) -> list[str]:
     known = sum(bool(f.known) for f in report.findings) + len(report.ruleset.gaps)
     if report.problems:
         lines.append(f"  ✗ {report.problems} problem{'s' * (report.problems != 1)}" + (f" ({known} more known)" if known else ""))
+    elif report.checker_bugs or any(f.status.value == "error" for f in report.findings):
+        lines.append("  ! no problem found, but Z3 and the interpreter disagree about an example (a checker bug)")
+    elif report.unanswered or any(f.status.value == "unknown" for f in report.findings):
+        lines.append("  ? no problem found, but some questions had no answer in time (see `unknown` above)")
     else:
         lines.append("  ✓ no problems" + (f" ({known} known finding{'s' * (known != 1)}, with reasons in the rule set)" if known else ""))
     return lines
@@ -440,6 +449,8 @@ def lint_json(report, written: dict) -> str:
             for i, c in enumerate(report.conflicts)
         ],
         "gaps": [{"action": g.name, "known": g.reason} for g in report.ruleset.gaps],
+        "unanswered": list(report.unanswered),
+        "checker_bugs": list(report.checker_bugs),
     }, ensure_ascii=False)
 
 
@@ -450,29 +461,39 @@ def _cell(r: CheckResult) -> str:
     return {"violated": str(r.depth), "holds": ".", "unknown": "?", "error": "!"}.get(r.verdict.value, "?")
 
 
-def format_coverage(ruleset: RuleSet, scope, rows, props: list[Property]) -> list[str]:
+def _not_applicable_warning(r: CheckResult) -> str:
+    state = f"is violated at depth {r.depth}" if r.verdict is Verdict.VIOLATED else f"has no verdict ({r.verdict.value}: {r.reason})"
+    return f"  warning: {r.prop.id} {state} with every rule in force: its column is not applicable (na), and no rule counts as guarded by it"
+
+
+def format_coverage(result, props: list[Property]) -> list[str]:
     """The rule × property matrix: the depth of the counterexample when the rule is removed, `.` when
-    the property still holds, `?` unknown, `!` a checker bug, `-` not checked; then the unguarded rules."""
-    lines = [f"coverage {ruleset.label}: {_scope_text(scope)}", "  properties:"]
+    the property still holds, `?` unknown, `!` a checker bug, `-` not checked, `na` a property that
+    does not hold with every rule in force; then the unguarded rules."""
+    rows, failing = result.rows, {r.prop.id for r in result.not_applicable}
+    lines = [f"coverage {result.ruleset.label}: {_scope_text(result.scope)}", "  properties:"]
     lines += [f"    {i:>2}  {p.id}" for i, p in enumerate(props, start=1)]
+    lines += [_not_applicable_warning(r) for r in result.not_applicable]
     width = max([12] + [len(row.rule) for row in rows])  # a named part (103.5.keep-zero) is longer than a number
     lines.append(f"  {'rule removed':<{width}}  " + " ".join(f"{i:>2}" for i in range(1, len(props) + 1)))
     for row in rows:
-        cells = [_cell(r) for r in row.results] if row.results else ["-"] * len(props)
+        cells = ["na" if r.prop.id in failing else _cell(r) for r in row.results] if row.results else ["-"] * len(props)
         lines.append(f"  {row.rule:<{width}}  " + " ".join(f"{c:>2}" for c in cells))
     unguarded = [row for row in rows if row.reason]
-    lines.append(f"  unguarded: {len(unguarded)} of {len(rows)} rules")
+    lines.append(f"  unguarded: {len(unguarded)} of {len(rows)} rules" + ("" if result.finished else f" checked before the interrupt (of {len(result.ruleset.in_force)})"))
     reason_width = max([8] + [len(row.rule) for row in unguarded])
     lines += [f"    {row.rule:<{reason_width}} {row.reason}" for row in unguarded]
     return lines
 
 
-def coverage_json(ruleset: RuleSet, scope, rows) -> str:
+def coverage_json(result) -> str:
+    ruleset, scope, failing = result.ruleset, result.scope, {r.prop.id for r in result.not_applicable}
     return json.dumps({
         "ruleset": ruleset.name,
         "removed": list(ruleset.removed),
         "scope": {"players": scope.players, "cards": scope.cards, "sideboard": scope.sideboard, "tokens": scope.tokens, "depth": scope.depth}
         | ({"commanders": scope.commanders} if scope.commanders else {}),
+        "baseline": {r.prop.id: {"verdict": r.verdict.value, "depth": r.depth, "applicable": r.prop.id not in failing} for r in result.baseline},
         "rules": [
             {
                 "rule": row.rule,
@@ -480,6 +501,7 @@ def coverage_json(ruleset: RuleSet, scope, rows) -> str:
                 "guarded_by": [r.prop.id for r in row.guarded_by],
                 "unguarded": row.reason or None,
             }
-            for row in rows
+            for row in result.rows
         ],
+        "finished": result.finished,
     }, ensure_ascii=False)
