@@ -121,3 +121,14 @@ def test_findings_the_file_declares_are_still_searched_for_when_the_scope_grows(
     statuses = {p["property"]: p["status"] for p in report["properties"]}
     assert statuses == {"owner-zones": "triggered", "stack-lifo": "triggered"}
     assert code == 0 and report["problems"] == 0
+
+
+def test_coverage_of_a_rule_set_that_already_fails_a_property_is_no_all_clear(run):
+    # a user's rule set without 400.3 already violates owner-zones: removing any rule "breaks" it,
+    # which says nothing about that rule
+    code, out, _ = run("coverage", "mtg-current", "--without", "400.3", "-p", "owner-zones", "--cards", "1", "--sideboard", "0", "--depth", "2", "--jobs", "1")
+    assert "warning: owner-zones is violated at depth 2 with every rule in force: its column is not applicable" in out
+    rows = [line.split() for line in out.splitlines() if line.startswith("  ") and "." in line.split()[0] and len(line.split()) == 2]
+    assert rows and {cell for _, cell in rows} <= {"na", "-"}
+    assert "unguarded: 0 of" not in out
+    assert code == 1  # rules no applicable property notices, for no declared reason
