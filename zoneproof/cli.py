@@ -548,7 +548,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         code = app.main(args=argv if argv is not None else sys.argv[1:], prog_name="zoneproof", standalone_mode=False)
     except InputError as e:
-        print(f"zoneproof: {e}", file=sys.stderr)
+        for line in str(e).splitlines():  # every error of a file, one per line
+            print(f"zoneproof: {line}", file=sys.stderr)
         return ExitCode.BAD_INPUT
     except click.exceptions.NoArgsIsHelpError as e:
         print(e.ctx.get_help() if e.ctx else "usage: zoneproof COMMAND; see `zoneproof --help`")

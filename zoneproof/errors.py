@@ -51,6 +51,17 @@ class InputError(Exception):
         return f"{where}: error: {one_line}"
 
 
+class InputErrors(InputError):
+    """Every error found in one file, each rendered on a line of its own."""
+
+    def __init__(self, errors: list[InputError]):
+        super().__init__(errors[0].message, errors[0].location)
+        self.errors = tuple(errors)
+
+    def __str__(self) -> str:
+        return "\n".join(str(e) for e in self.errors)
+
+
 def did_you_mean(word: str, choices: Iterable[str]) -> str:
     """' (did you mean 'x'?)' when a close match exists, else ''."""
     matches = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
