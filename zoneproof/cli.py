@@ -408,7 +408,7 @@ def diff_command(ruleset_a, ruleset_b, without_a, without_b, property_ids, prope
     # two files of one name (`diff x.toml mtg-current`, both named mtg-current) get the side as a suffix
     stem = {id(a): a.label, id(b): b.label} if a.label != b.label else {id(a): f"{a.label}--a", id(b): f"{b.label}--b"}
     for d in result.behaviours:
-        allowed, refused = behaviour_scenarios(d, cites)
+        allowed, refused = behaviour_scenarios(d, cites, out_dir)
         written = (
             out_dir / f"{stem[id(d.allowing)]}--allows-{d.kind.value}.scenario.toml",
             out_dir / f"{stem[id(d.refusing)]}--refuses-{d.kind.value}.scenario.toml",

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from functools import partial
 
 import z3
@@ -264,21 +265,21 @@ def _as_trace(d: BehaviourDifference, ruleset: RuleSet, steps: tuple[Step, ...])
     )
 
 
-def behaviour_scenarios(d: BehaviourDifference, cites: list[str]) -> tuple[dict, dict]:
+def behaviour_scenarios(d: BehaviourDifference, cites: list[str], folder: Path | None = None) -> tuple[dict, dict]:
     """Two scenario documents for `zoneproof run`: the run under the side that allows it, each step
     with what it changes; and the same run under the side that forbids its last step, which there is
     marked illegal or expected to end where that side puts it."""
     k = len(d.steps)
-    allowed = scenario_from_trace(_as_trace(d, d.allowing, d.steps), "")
+    allowed = scenario_from_trace(_as_trace(d, d.allowing, d.steps), "", folder)
     allowed["name"] = f"{d.allowing.label} allows this {d.kind.value} at step {k}; {d.refusing.label} does not"
     allowed["cites"] = cites
     if d.refused_state is None:
-        refused = scenario_from_trace(_as_trace(d, d.refusing, d.steps[:-1]), "")
-        last = {key: value for key, value in scenario_from_trace(_as_trace(d, d.allowing, d.steps), "")["step"][-1].items() if key != "expect"}
+        refused = scenario_from_trace(_as_trace(d, d.refusing, d.steps[:-1]), "", folder)
+        last = {key: value for key, value in scenario_from_trace(_as_trace(d, d.allowing, d.steps), "", folder)["step"][-1].items() if key != "expect"}
         refused["step"].append(last | {"illegal": True})
     else:
         steps = d.steps[:-1] + (Step(d.steps[-1].action, d.refused_state),)
-        refused = scenario_from_trace(_as_trace(d, d.refusing, steps), "")
+        refused = scenario_from_trace(_as_trace(d, d.refusing, steps), "", folder)
     refused["name"] = f"{d.refusing.label} does not allow the {d.kind.value} at step {k} that {d.allowing.label} allows"
     refused["cites"] = cites
     return allowed, refused

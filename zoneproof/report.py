@@ -208,7 +208,12 @@ def format_scenario(result) -> list[str]:
     scenario = result.scenario
     world = scenario.world
     mark = "✓" if result.passed else "✗"
-    lines = [f"{mark} {scenario.name}  ({scenario.path}; cites {', '.join(scenario.cites) or 'nothing'})"]
+    modelled = {r.id for r in world.ruleset.rules}
+    outside = [c for c in scenario.cites if c not in modelled]
+    note = f"; {', '.join(outside)} not in {world.ruleset.name}" if outside else ""
+    lines = [f"{mark} {scenario.name}  ({scenario.path}; cites {', '.join(scenario.cites) or 'nothing'}{note})"]
+    if scenario.padding:
+        lines.append(f"  also in the game (so that every player has as many cards of each kind): {', '.join(_padding(scenario))}")
     state = scenario.start
     failures = {}
     for f in result.failures:
@@ -227,6 +232,11 @@ def format_scenario(result) -> list[str]:
         if number > len(result.steps):
             lines += [f"  {number:>3}.  ✗ {message}" for message in failures[number]]
     return lines
+
+
+def _padding(scenario) -> list[str]:
+    slots = {s.name: s for s in scenario.world.slots}
+    return [f"{name} ({scenario.start.objects[slots[name].index].zone.value}/{PLAYER_NAMES[slots[name].owner]})" for name in scenario.padding]
 
 
 # ---------------------------------------------------------------- diff

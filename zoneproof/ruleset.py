@@ -292,7 +292,7 @@ class _Reader:
             f.attempt(lambda: self.fail(f"unknown variant {variant!r}{did_you_mean(str(variant), VARIANTS)}; one of: {', '.join(VARIANTS)} (or leave it out)", "variant"))
         rule_tables = doc.get("rule") if isinstance(doc.get("rule"), list) else []
         index_of = {t.get("id"): i for i, t in enumerate(rule_tables) if isinstance(t, dict) and isinstance(t.get("id"), str)}
-        for r in rules:
+        for r in rules if variant in ("", *VARIANTS) else ():  # an unknown variant is error enough
             if r.behaviour in COMMANDER_BEHAVIOURS and variant != "commander":
                 f.attempt(lambda: self.fail(f"rule {r.id}: {r.behaviour.value} needs `variant = \"commander\"` at the top level (commanders exist only in that variant)", "behaviour", "rule", index_of.get(r.id)))
         self.check_unique([r.id for r in rules], "rule", "id")
