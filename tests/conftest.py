@@ -1,12 +1,31 @@
 import os
+import random
 import re
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from zoneproof.cli import main
 
 GOLDEN = Path(__file__).parent / "golden"
+
+# A failing example is printed with the @reproduce_failure line that replays it exactly.
+settings.register_profile("zoneproof", print_blob=True)
+settings.load_profile("zoneproof")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_configure(config):
+    """One Hypothesis seed for the whole run, every worker included: ZONEPROOF_SEED, or a fresh one.
+    The run's summary prints it, so that a red CI is reproduced with one command."""
+    if config.getoption("hypothesis_seed") is None:
+        config.option.hypothesis_seed = os.environ.get("ZONEPROOF_SEED") or str(random.SystemRandom().randrange(2**32))
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    seed = config.getoption("hypothesis_seed")
+    terminalreporter.write_line(f"Hypothesis seed {seed}: reproduce this run's examples with ZONEPROOF_SEED={seed} pytest -q -n auto")
 SECONDS = re.compile(r" *\d+\.\d+s\b")  # with the padding, which grows with the number
 
 
