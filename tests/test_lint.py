@@ -132,3 +132,16 @@ def test_coverage_of_a_rule_set_that_already_fails_a_property_is_no_all_clear(ru
     assert rows and {cell for _, cell in rows} <= {"na", "-"}
     assert "unguarded: 0 of" not in out
     assert code == 1  # rules no applicable property notices, for no declared reason
+
+
+def test_a_conflict_the_interpreter_does_not_reproduce_is_a_checker_bug_exit_4(run, tmp_path, monkeypatch):
+    import zoneproof.lint as lint_module
+
+    (tmp_path / "closed.toml").write_text(current_text("closed-graveyard") + closing_rule("999.1", "graveyard"), encoding="utf-8")
+    # an interpreter that carries out every action: the conflict Z3 finds does not replay
+    monkeypatch.setattr(lint_module, "_outcome", lambda world, state, action: state)
+    code, (report,), err = lint_json(run, "closed.toml", "--depth", "1", "-p", "owner-zones", "--jobs", "1")
+    assert code == 4 and report["conflicts"] == []
+    assert report["checker_bugs"] and "does not replay" in report["checker_bugs"][0]
+    code, out, err = run("check", "closed.toml", "--depth", "1", "-p", "owner-zones", "--jobs", "1")
+    assert code == 4 and "Traceback" not in err and "error     a conflict found by Z3 does not replay" in out

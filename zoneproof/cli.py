@@ -294,7 +294,8 @@ def _show_lint(report, written: dict, output_format: str) -> None:
 LINT_EXIT_CODES = (
     "Exit codes: 0 clean (every dead action or rule and vacuous property is expected by the rule set file, with a reason); "
     "1 a dead action or rule, a vacuous property or a conflict; 2 bad input or usage; "
-    "3 no problem found but some question had no answer in time; 4 an example that did not replay (a checker bug)."
+    "3 no problem found but some question had no answer in time; 4 an example that did not replay (a checker bug); "
+    "130 interrupted (Ctrl-C): the finished reports are printed."
 )
 
 
@@ -367,7 +368,7 @@ def _show_result(r: CheckResult, path: Path | None, output_format: str) -> None:
 DIFF_EXIT_CODES = (
     "Exit codes: 0 the two agree within the scope (no verdict flips, no behaviour differs); 1 they differ; "
     "2 bad input or usage; 3 no difference found, but some question had no answer in time; "
-    "4 a difference did not replay in the interpreter (a checker bug)."
+    "4 a difference did not replay in the interpreter (a checker bug); 130 interrupted (Ctrl-C)."
 )
 
 
@@ -436,7 +437,7 @@ def diff_command(ruleset_a, ruleset_b, without_a, without_b, property_ids, prope
 COVERAGE_EXIT_CODES = (
     "Exit codes: 0 every rule in force is guarded or unguarded with a reason the file gives (documented, or declared dead);"
     " 1 some rule is unguarded for no declared reason; 2 bad input or usage; 3 some check had no answer in time;"
-    " 4 a counterexample did not replay (a checker bug)."
+    " 4 a counterexample did not replay (a checker bug); 130 interrupted (Ctrl-C): the rows checked so far are printed."
 )
 
 
