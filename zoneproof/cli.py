@@ -22,7 +22,7 @@ from .check import CheckResult, Verdict
 from .coverage import coverage
 from .lint import Status, lint
 from .diff import behaviour_scenarios, diff
-from .errors import ExitCode, InputError, Interrupted, did_you_mean
+from .errors import ExitCode, InputError, InputErrors, Interrupted, did_you_mean
 from .model import PLAYER_NAMES, ActionKind, Scope, team_size_problem
 from .properties import Property, load_properties, stock_properties
 from .replay import replay_trace, witnesses
@@ -151,13 +151,20 @@ def _hand_modifiers(given: tuple[str, ...], players: int) -> tuple[int, ...]:
     return tuple(modifiers) if any(modifiers) else ()
 
 
-def _select_properties(extra_files: list[Path], wanted: list[str]) -> list[Property]:
+def _select_properties(extra_files: list[Path], wanted: list[str], rulesets=()) -> list[Property]:
+    """The properties to use; the rule sets' expectations must each name one of all those defined."""
     props = list(stock_properties())
     for path in extra_files:
         for p in load_properties(path):
             if any(q.id == p.id for q in props):
                 raise InputError(f"property '{p.id}' is already defined (stock or an earlier file); rename it", p.location)
             props.append(p)
+    defined = [p.id for p in props]
+    unknown = [InputError(f"[[expect]] names property '{e.property}', which is neither a stock property nor in a --properties file"
+                          f"{did_you_mean(e.property, defined)}", e.location)
+               for ruleset in rulesets for e in ruleset.expectations if e.property not in defined]
+    if unknown:
+        raise InputErrors(unknown)
     if not wanted:
         return props
     by_id = {p.id: p for p in props}
@@ -215,7 +222,7 @@ def check(rulesets, without, property_ids, properties, players, cards, sideboard
     """
     scope = _scope(players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size)
     chosen = [load_ruleset(name).without(list(without)) for name in (rulesets or builtin_names())]
-    props = _select_properties(list(properties), list(property_ids))
+    props = _select_properties(list(properties), list(property_ids), chosen)
     _check_out_dir(out_dir, [f"{rs.label}--{p.id}.scenario.toml" for rs in chosen for p in props])
     results = []
     reports = []
@@ -320,7 +327,7 @@ def lint_command(rulesets, without, property_ids, properties, players, cards, si
     """
     scope = _scope(players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size)
     chosen = [load_ruleset(name).without(list(without)) for name in (rulesets or builtin_names())]
-    props = _select_properties(list(properties), list(property_ids))
+    props = _select_properties(list(properties), list(property_ids), chosen)
     _check_out_dir(out_dir, [f"{rs.label}--{p.id}--witness.itf.json" for rs in chosen for p in props])
     reports = []
 
@@ -396,7 +403,7 @@ def diff_command(ruleset_a, ruleset_b, without_a, without_b, property_ids, prope
     scope = _scope(players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size)
     a = load_ruleset(ruleset_a).without(list(without_a))
     b = load_ruleset(ruleset_b).without(list(without_b))
-    props = _select_properties(list(properties), list(property_ids))
+    props = _select_properties(list(properties), list(property_ids), (a, b))
     names = [f"{rs.label}--{p.id}.itf.json" for rs in (a, b) for p in props]
     names += [f"{rs.label}--b--{verb}-{k.value}.scenario.toml" for rs in (a, b) for verb in ("allows", "refuses") for k in ActionKind]
     _check_out_dir(out_dir, names)
@@ -455,7 +462,7 @@ def coverage_command(ruleset_name, without, property_ids, properties, players, c
     which depth) for each removed rule, and list the unguarded rules, whose removal no property notices."""
     scope = _scope(players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size)
     ruleset = load_ruleset(ruleset_name).without(list(without))
-    props = _select_properties(list(properties), list(property_ids))
+    props = _select_properties(list(properties), list(property_ids), (ruleset,))
     try:
         result = coverage(ruleset, props, scope, seed=seed, timeout=timeout, jobs=jobs or available_cores())
     except Interrupted as e:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 
@@ -63,6 +63,7 @@ class Expectation:
     property: str
     verdict: str  # "holds", "violated", or "vacuous" (holds; lint may find its trigger never fires)
     reason: str = ""
+    location: Location | None = field(default=None, compare=False)  # where the file declares it
 
 
 @dataclass(frozen=True)
@@ -368,7 +369,7 @@ class _Reader:
         reason = table.get("reason", "")
         if not isinstance(reason, str) or (verdict != "holds" and not reason.strip()):
             self.fail(f'[[expect]] for \'{prop}\': expecting "{verdict}" needs `reason = "..."` saying why', "reason" if "reason" in table else None)
-        return Expectation(prop, verdict, reason.strip())
+        return Expectation(prop, verdict, reason.strip(), Location(self.file.path, self.file.line("property", "expect", index)))
 
     def enum(self, enum_type, value, what: str, key: str):
         choices = [e.value for e in enum_type]
