@@ -49,6 +49,21 @@ def children(pid: int) -> set[int]:
     return found
 
 
+def cpu_seconds(pid: int) -> float:
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except FileNotFoundError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def wait_for_cpu(pids, seconds: float) -> None:
+    """Until the processes have used `seconds` of CPU time between them (or a minute has passed)."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and sum(cpu_seconds(p) for p in pids()) < seconds:
+        time.sleep(0.1)
+
+
 def alive(pid: int) -> bool:
     try:
         state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
@@ -60,7 +75,7 @@ def alive(pid: int) -> bool:
 def test_sigint_to_the_process_stops_it_promptly_with_exit_130(tmp_path):
     process = subprocess.Popen(zoneproof(*LONG, "--jobs", "1", "--out", str(tmp_path / "out")), cwd=tmp_path, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True, preexec_fn=default_sigint)
-    time.sleep(4)
+    wait_for_cpu(lambda: [process.pid], 3.0)  # past the imports, into the solving, however loaded the machine is
     assert process.poll() is None, process.communicate()
     sent = time.monotonic()
     process.send_signal(signal.SIGINT)
@@ -88,7 +103,7 @@ def test_ctrl_c_in_a_terminal_stops_the_workers_too(tmp_path):
     while not workers and time.monotonic() - started < 60:  # wait for the workers to start
         output += _read(terminal, 0.2)
         workers = children(pid)
-    time.sleep(2)
+    wait_for_cpu(lambda: children(pid), 4.0)  # the workers are solving
     workers = children(pid)
     assert workers
     os.write(terminal, b"\x03")  # Ctrl-C

@@ -31,12 +31,6 @@ def available_cores() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
-def _leave_interrupts_to_the_parent() -> None:
-    """In a worker: Ctrl-C reaches every process of the terminal's group, and the parent stops the
-    workers itself; a worker that also raised would print its own traceback while idle."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 def _stop(pool: ProcessPoolExecutor) -> None:
     """End the workers now, whatever they are doing (a Z3 query may not return for minutes)."""
     terminate = getattr(pool, "terminate_workers", None)  # Python 3.14
@@ -75,12 +69,18 @@ def in_order(tasks: list[Callable[[], T]], jobs: int) -> Iterator[T]:
             yield result
         return
     # Fresh interpreters rather than forks: Z3 keeps native state that a fork would share.
-    pool = ProcessPoolExecutor(max_workers=min(jobs, len(tasks)), mp_context=multiprocessing.get_context("spawn"),
-                               initializer=_leave_interrupts_to_the_parent)
+    pool = ProcessPoolExecutor(max_workers=min(jobs, len(tasks)), mp_context=multiprocessing.get_context("spawn"))
     futures = []
     yielded = 0
     try:
-        futures = [pool.submit(task) for task in tasks]
+        # The workers start with SIGINT ignored (an ignored signal stays ignored across exec): Ctrl-C
+        # reaches every process of the terminal's group, and the parent stops the workers itself; a
+        # worker that raised too would print a traceback of its own.
+        parent = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            futures = [pool.submit(task) for task in tasks]
+        finally:
+            signal.signal(signal.SIGINT, parent)
         for future in futures:
             result = future.result()
             yielded += 1
