@@ -18,7 +18,6 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
 import z3
 
 from zoneproof.solver import INTERRUPTED

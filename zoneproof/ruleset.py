@@ -9,7 +9,7 @@ from importlib import resources
 from pathlib import Path
 
 from .errors import InputError, Location, did_you_mean
-from .tomlfile import TomlFile, parse_toml  # noqa: F401  (parse_toml: scenario files read it from here)
+from .tomlfile import TomlFile
 from .model import GAME_ZONES, ORDERED_ZONES, PERSONAL_ZONES, PREGAME_ACTIONS, ActionKind, Behaviour, Scope, Zone
 
 # A rule number (400.3, 400.7a), optionally with a named part (103.4.look): one rule of the
