@@ -179,14 +179,14 @@ def test_coverage_in_every_format(run):
     assert record["type"] == "coverage" and summary["counts"]["rules"] == len(record["rules"]) and summary["exit_code"] == code == 1
     ruleset = load_ruleset("mtg-current")
     props = [p for p in stock_properties() if p.id == "owner-zones"]
-    rows = coverage(ruleset, props, SCOPE)
-    [suite] = list(JUnitXml.fromstring(document("junit", "coverage", ("coverage", ruleset, SCOPE, rows, props))))
+    result = coverage(ruleset, props, SCOPE)
+    [suite] = list(JUnitXml.fromstring(document("junit", "coverage", ("coverage", result, props))))
     cases = {c.name: c for c in suite}
     assert cases["without 400.3"].is_passed  # owner-zones notices it
-    unexplained = {f"without {row.rule}" for row in rows if row.reason.startswith("no property")}
+    unexplained = {f"without {row.rule}" for row in result.rows if row.reason.startswith("no property")}
     assert unexplained and {name for name, c in cases.items() if not c.is_passed} == unexplained
     assert all(isinstance(cases[name].result[0], Failure) for name in unexplained)
-    log = sarif(document("sarif", "coverage", ("coverage", ruleset, SCOPE, rows, props)))
+    log = sarif(document("sarif", "coverage", ("coverage", result, props)))
     unguarded = [r for r in log["results"] if r["ruleId"] == "coverage/unguarded-rule" and r["level"] == "error"]
     assert len(unguarded) == len(unexplained) and all(located_line(log, r["locations"][0]) == "[[rule]]" for r in unguarded)
 

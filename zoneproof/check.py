@@ -18,6 +18,7 @@ from . import progress
 from .encode.backend import SymbolicBackend
 from .encode.system import TransitionSystem
 from .encode.variables import Codes
+from .errors import CheckerBug, Interrupted
 from .evaluate import evaluate, int_reach, orders_objects
 from .interpreter import World
 from .model import Scope, slots_for
@@ -42,7 +43,7 @@ class CheckResult:
     ruleset: RuleSet = field(repr=False)
     prop: Property = field(repr=False)
     verdict: Verdict
-    depth: int  # the bound reached (holds), the counterexample's length (violated), or where it stopped
+    depth: int  # the bound reached (holds), the counterexample's length (violated), or the depth completed (unknown; -1: none)
     seconds: float
     trace: Trace | None = field(default=None, repr=False, compare=False)
     reason: str = ""  # for UNKNOWN: Z3's reason; for ERROR: what did not replay
@@ -202,7 +203,7 @@ class Unrolling:
             answer = self.query(goal_at, first, bound, seed, (deadline - time.monotonic()) * 1000, solver, assumptions)
             if answer.answer is Answer.UNKNOWN:
                 reason = "timeout" if answer.reason in ("timeout", "canceled", "budget") else answer.reason
-                return Search(found, least=False, unknown=reason)
+                return Search(found, least=False, unknown=reason, completed=first - 1)
             if answer.answer is Answer.UNSAT:
                 return Search(found, least=True)
             k = next(k for k in range(first, bound + 1) if z3.is_true(answer.model.eval(goal_at(k), model_completion=True)))
@@ -216,25 +217,41 @@ class Search:
     found: tuple | None  # (k, model), or None when no k was found
     least: bool  # no smaller k is possible (or, with nothing found, none at all up to the bound)
     unknown: str = ""  # why the search stopped without an answer
+    completed: int = -1  # with `unknown`: the goal holds at no k up to this one (first - 1: nothing is known)
 
 
 def check_properties(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int = 0, timeout: float = 60.0) -> list[CheckResult]:
     """Check each property to the depth bound; a violation comes back with a shortest counterexample.
+    An interrupt raises Interrupted with the results finished before it, in the order of `props`.
 
     The properties expected to hold are first checked on one shared unrolling (`_check_expected`);
     the others, and those found violated there, are checked one by one, each as if it were the
     only one (`_check_alone`). `timeout` bounds the seconds spent on each property, and on the
     joint proof.
     """
-    return list(each_checked(ruleset, props, scope, seed, timeout))
+    results: list[CheckResult] = []
+    try:
+        results.extend(each_checked(ruleset, props, scope, seed, timeout))
+    except Interrupted as e:
+        raise Interrupted((*results, *e.known)) from e
+    return results
 
 
 def each_checked(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int = 0, timeout: float = 60.0) -> Iterator[CheckResult]:
-    """The results of check_properties one by one, in the order of `props`, each as soon as it is known."""
+    """The results of check_properties one by one, in the order of `props`, each as soon as it is known.
+    An interrupt raises Interrupted with the results finished but not yet given, in that order."""
     scope = ruleset.scope_for(scope)
-    decided = _check_expected(ruleset, [p for p in props if _expected_to_hold(ruleset, p)], scope, seed, timeout)
-    for prop in props:
-        yield decided.get(prop.id) or _check_alone(ruleset, prop, scope, seed, timeout)
+    decided: dict[str, CheckResult] = {}
+    given = 0
+    try:
+        for prop_id, result in _check_expected(ruleset, [p for p in props if _expected_to_hold(ruleset, p)], scope, seed, timeout):
+            decided[prop_id] = result
+        for prop in props:
+            result = decided.get(prop.id) or _check_alone(ruleset, prop, scope, seed, timeout)
+            given += 1
+            yield result
+    except KeyboardInterrupt as e:
+        raise Interrupted(tuple(decided[p.id] for p in props[given:] if p.id in decided)) from e
 
 
 def _expected_to_hold(ruleset: RuleSet, prop: Property) -> bool:
@@ -243,24 +260,23 @@ def _expected_to_hold(ruleset: RuleSet, prop: Property) -> bool:
     return expected is None or expected.verdict != "violated"
 
 
-def _check_expected(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int, timeout: float) -> dict[str, CheckResult]:
-    """The verdicts, keyed by property id, decided on one unrolling that the properties share:
+def _check_expected(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int, timeout: float) -> Iterator[tuple[str, CheckResult]]:
+    """The verdicts, as (property id, result) as each is decided, on one unrolling that the properties share:
     HOLDS for those proved together in one query (`prove_together`); HOLDS or UNKNOWN for each
     property about the order of pairs of objects, checked on its own there (with those, one query
     costs more than a query for each). A violation is left out: its counterexample comes from
     `_check_alone`."""
     if len(props) < 2:
-        return {}
+        return
     progress.working_on(ruleset.label, f"{len(props)} properties together")
     started = time.monotonic()
     unrolling = Unrolling(ruleset, scope, props)
     setup = time.monotonic() - started
-    decided = prove_together(unrolling, ruleset, [p for p in props if not orders_objects(p)], scope, seed, timeout, setup)
+    yield from prove_together(unrolling, ruleset, [p for p in props if not orders_objects(p)], scope, seed, timeout, setup).items()
     for prop in filter(orders_objects, props):
         result = _check_one(unrolling, ruleset, prop, scope, seed, timeout, setup)
         if result.verdict in (Verdict.HOLDS, Verdict.UNKNOWN):
-            decided[prop.id] = result
-    return decided
+            yield prop.id, result
 
 
 def prove_together(unrolling: Unrolling, ruleset: RuleSet, props: list[Property], scope: Scope, seed: int, timeout: float,
@@ -274,7 +290,14 @@ def prove_together(unrolling: Unrolling, ruleset: RuleSet, props: list[Property]
     against `timeout`. With `solver` (from `Unrolling.incremental`), the bounded queries are asked
     of it."""
     started = time.monotonic() - setup
-    deadline = started + timeout
+    try:
+        return _prove_together(unrolling, ruleset, props, scope, seed, started, started + timeout, solver)
+    except CheckerBug as bug:
+        return {p.id: CheckResult(ruleset, p, Verdict.ERROR, scope.depth, time.monotonic() - started, reason=str(bug)) for p in props}
+
+
+def _prove_together(unrolling: Unrolling, ruleset: RuleSet, props: list[Property], scope: Scope, seed: int, started: float,
+                    deadline: float, solver: z3.Solver | None) -> dict[str, CheckResult]:
     candidates = list(props)
     while True:
         # Each property's induction step assumes all the others: the step proves the group only
@@ -298,14 +321,19 @@ def _hold_together(unrolling: Unrolling, props: list[Property], bound: int, seed
     while pending:
         goal_at = partial(_any_violation, unrolling, tuple(pending))
         first = min(first_step(p) for p in pending)
+        if first > bound:  # no state or step to check (a depth bound of 0 and step properties only)
+            return pending
         answer = unrolling.query(goal_at, first, bound, seed, (deadline - time.monotonic()) * 1000, solver)
         if answer.answer is Answer.UNKNOWN:
             return []
         if answer.answer is Answer.UNSAT:
             return pending
         still = [p for p in pending if not _violated_in(answer.model, unrolling, p, bound)]
-        if len(still) == len(pending):  # a model that violates none of them: leave each to its own check
-            return []
+        if len(still) == len(pending):
+            raise CheckerBug(
+                f"Z3's model of a violation of one of {', '.join(p.id for p in pending)} up to depth {bound} violates none of them"
+                " when evaluated: the joint proof cannot be trusted"
+            )
         pending = still
     return []
 
@@ -335,19 +363,23 @@ def _violated_in(model, unrolling: Unrolling, prop: Property, depth: int) -> boo
 def check_removals(ruleset: RuleSet, rule_ids: list[str], props: list[Property], scope: Scope, seed: int = 0,
                    timeout: float = 60.0) -> dict[str, list[CheckResult]]:
     """check_properties of `ruleset.without([rule])` for each rule, on one unrolling and one
-    incremental solver: the rules in force are assumptions of each query, not facts."""
+    incremental solver: the rules in force are assumptions of each query, not facts. An interrupt
+    raises Interrupted with the rules checked before it."""
     started = time.monotonic()
     unrolling = Unrolling(ruleset, scope, props, rules_as_facts=False)
     solver = unrolling.incremental(seed)
     setup = time.monotonic() - started
     results = {}
-    for rule_id in rule_ids:
-        removed = ruleset.without([rule_id])
-        assumptions = tuple(unrolling.rule_assumptions(removed))
-        results[rule_id] = [
-            _check_one(unrolling, removed, prop, scope, seed, timeout, setup, solver, assumptions) for prop in props
-        ]
-        setup = 0.0
+    try:
+        for rule_id in rule_ids:
+            removed = ruleset.without([rule_id])
+            assumptions = tuple(unrolling.rule_assumptions(removed))
+            results[rule_id] = [
+                _check_one(unrolling, removed, prop, scope, seed, timeout, setup, solver, assumptions) for prop in props
+            ]
+            setup = 0.0
+    except KeyboardInterrupt as e:
+        raise Interrupted(results) from e
     return results
 
 
@@ -365,7 +397,9 @@ def _check_one(unrolling: Unrolling, ruleset, prop, scope, seed, timeout, setup,
     search = unrolling.shortest(lambda k: unrolling.violation(prop, k), first_step(prop), bound, seed, started + timeout, solver, assumptions)
     if search.found is None:
         if search.unknown:
-            return result(Verdict.UNKNOWN, scope.depth, reason=f"{search.unknown} (no violation up to depth {bound} could be ruled out)")
+            done = search.completed
+            reached = f"no violation up to depth {done}" if done >= first_step(prop) else "no depth completed"
+            return result(Verdict.UNKNOWN, done, reason=f"{search.unknown}: {reached}; no violation up to depth {bound} could be ruled out")
         return result(Verdict.HOLDS, scope.depth, inductive=bool(proved))
     k, model = search.found
     trace, problem = counterexample(unrolling.system, model, k, ruleset, prop, scope, seed)

@@ -403,6 +403,7 @@ def evaluate_concrete(
     players: int | None = None,
     ruleset: RuleSet | None = None,
     hand: int = 2,
+    hand_modifiers: tuple[int, ...] = (),
     team_size: int = 0,
 ) -> bool:
     """Whether the property holds of `before` (an always property) or of the step
@@ -411,5 +412,5 @@ def evaluate_concrete(
         raise ValueError(f"step property '{prop.id}' needs an action and the next state")
     if players is None:
         players = 1 + max((s.owner for s in slots), default=-1)
-    backend = ConcreteBackend(slots, card_types, before, action, after, ruleset, hand, team_size)
+    backend = ConcreteBackend(slots, card_types, before, action, after, ruleset, hand, hand_modifiers, team_size)
     return bool(evaluate(prop, backend, slots, players))
