@@ -62,7 +62,7 @@ class ScenarioStep:
     action: Action
     illegal: bool
     expectations: tuple[Expectation, ...]
-    line: int | None
+    line: int | None  # of its `action` in the file (of its [[step]] header without one)
 
 
 @dataclass(frozen=True)
@@ -336,7 +336,7 @@ def _step(r: _Reader, raw: dict, number: int, names: dict, player_names: dict) -
             r.choice(player_name, player_names, f"player in {where} seen_by", "expect")
         parsed.append(Expectation(e["card"], tuple((k, v) for k, v in e.items() if k != "card")))
     action = Action(kind=kind, card=card, player=player, n=n, zone=zone, order=order, cards=cards, to_command=to_command)
-    return ScenarioStep(action, illegal, tuple(parsed), r.file.line(None, "step", number - 1))
+    return ScenarioStep(action, illegal, tuple(parsed), r.file.line("action", "step", number - 1))
 
 
 # ---------------------------------------------------------------- running
