@@ -53,21 +53,25 @@ def _interruptible(solver: z3.Solver, assumptions: list):
     if threading.current_thread() is not threading.main_thread():
         return solver.check(*assumptions)
     outcome: list = []
+    finished = threading.Event()
 
     def run() -> None:
         try:
             outcome.append((True, solver.check(*assumptions)))
         except BaseException as e:  # handed to the caller below
             outcome.append((False, e))
+        finally:
+            finished.set()
 
-    thread = threading.Thread(target=run, daemon=True)
-    thread.start()
+    # An Event, not Thread.join: a KeyboardInterrupt inside join() can leave a running thread marked
+    # as stopped (Python 3.11), and the caller would then free Z3 objects the search still uses.
+    threading.Thread(target=run, daemon=True).start()
     try:
-        while thread.is_alive():
-            thread.join(0.05)
+        while not finished.wait(0.05):
+            pass
     except KeyboardInterrupt:
-        solver.ctx.interrupt()
-        thread.join()
+        while not finished.wait(0.05):  # an interrupt that came before Z3 began its search is lost: repeat it
+            solver.ctx.interrupt()
         raise
     ok, value = outcome[0]
     if not ok:
