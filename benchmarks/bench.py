@@ -48,6 +48,11 @@ def run(args: list[str], workdir: str) -> tuple[float, float, str, float]:
     return wall, max(after.ru_maxrss, before.ru_maxrss) / 1024, done.stdout, cpu
 
 
+def _depth(result: dict) -> str:
+    """The depth of a JSON result; an unknown that completed no depth has none."""
+    return "-" if result["depth"] is None else str(result["depth"])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=1, help="runs per case; the median is shown")
@@ -82,7 +87,7 @@ def main() -> None:
             seconds = statistics.median(r["seconds"] for r in results)
             large.append(seconds)
             proof = "induction" if results[-1]["inductive"] else "bounded" if results[-1]["verdict"] == "holds" else ""
-            print(f"   {prop:<24}{results[-1]['verdict']:<10}{results[-1]['depth']:>6}{seconds:>10.2f}  {proof}")
+            print(f"   {prop:<24}{results[-1]['verdict']:<10}{_depth(results[-1]):>6}{seconds:>10.2f}  {proof}")
         print(f"   median {statistics.median(large):.2f} s (target 5 s); {sum(x <= 5 for x in large)} of {len(large)} within 5 s")
 
     print("\n3. removed-rule counterexamples at the default scope (seconds reported by zoneproof)")
@@ -96,7 +101,7 @@ def main() -> None:
         seconds = statistics.median(r["seconds"] for r in results)
         wall = statistics.median(r[0] for r in runs)
         oracle.append(seconds)
-        print(f"   {rule:<10}{prop:<24}{results[-1]['verdict']:<10}{results[-1]['depth']:>6}{seconds:>10.2f}{wall:>8.1f}")
+        print(f"   {rule:<10}{prop:<24}{results[-1]['verdict']:<10}{_depth(results[-1]):>6}{seconds:>10.2f}{wall:>8.1f}")
     print(f"   median {statistics.median(oracle):.2f} s (target 2 s)")
 
     print(f"\n4. peak memory of any zoneproof process: {max(peaks):.0f} MiB")

@@ -1,10 +1,12 @@
 import json
 import os
+import random
 import re
 import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 from jsonschema import Draft202012Validator
 
 from zoneproof.cli import main
@@ -12,6 +14,25 @@ from zoneproof.formats import json_schema
 
 GOLDEN = Path(__file__).parent / "golden"
 EXAMPLE_REPO = Path(__file__).resolve().parent.parent / "examples" / "rules-repo"
+
+# A failing example is printed with the @reproduce_failure line that replays it exactly.
+settings.register_profile("zoneproof", print_blob=True)
+settings.load_profile("zoneproof")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_configure(config):
+    """One Hypothesis seed for the whole run, every worker included: ZONEPROOF_SEED, or a fresh one.
+    The run's summary prints it, so that a red CI is reproduced with one command."""
+    if config.getoption("hypothesis_seed") is None:
+        config.option.hypothesis_seed = os.environ.get("ZONEPROOF_SEED") or str(random.SystemRandom().randrange(2**32))
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    seed = config.getoption("hypothesis_seed")
+    terminalreporter.write_line(f"Hypothesis seed {seed}: reproduce this run's examples with ZONEPROOF_SEED={seed} pytest -q -n auto")
+
+
 SECONDS = re.compile(r" *\d+\.\d+s\b")  # with the padding, which grows with the number
 
 

@@ -279,3 +279,22 @@ def test_no_command_prints_the_help(run):
     code, out, err = run()
     assert code == 2 and err == ""
     assert out.startswith("Usage: zoneproof") and "error" not in out
+
+
+def test_every_error_of_a_rule_set_file_is_reported_at_its_own_line(run, tmp_path):
+    text = (Path(__file__).parent.parent / "model" / "mtg-current.toml").read_text(encoding="utf-8")
+    text = text.replace("# section 400 (seed 001)", "# section 400 (seed 001); rule 400.3 names behaviour = \"bogus\"", 1)
+    text = text.replace('id = "400.3"\nbehaviour = "owner-redirect"', 'id = "400.3"\nbehaviour = "owner-redirct"', 1)
+    text = text.replace('id = "400.5"\n', 'id = "400.5"\nzone = ["library"]\n', 1)
+    text = text.replace("title = ", 'titel = "x"\ntitle = ', 1)
+    path = tmp_path / "mine.toml"
+    path.write_text(text, encoding="utf-8")
+    lines = text.splitlines()
+    code, out, err = run("list", str(path))
+    assert code == 2 and out == ""
+    reported = err.strip().splitlines()
+    assert len(reported) == 3  # no knock-on errors from the rules that could not be read
+    for message, wanted in zip(reported, ['titel = "x"', 'behaviour = "owner-redirct"', 'zone = ["library"]']):
+        line = int(message.split(":")[2])
+        assert lines[line - 1] == wanted, message
+    assert "did you mean 'title'" in reported[0] and "did you mean 'owner-redirect'" in reported[1] and "did you mean 'zones'" in reported[2]

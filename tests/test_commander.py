@@ -207,9 +207,15 @@ def test_owner_zones_holds_under_both_commander_rule_sets(ruleset):
 def test_a_commander_behaviour_needs_the_variant(run_cli, tmp_path):
     model = Path(__file__).resolve().parent.parent / "model" / "mtg-commander.toml"
     (tmp_path / "plain.toml").write_text(model.read_text().replace('variant = "commander"\n', "").replace('name = "mtg-commander"', 'name = "plain"'))
-    line = one_line_error(run_cli("list", "plain.toml"))
-    rule_line = model.read_text().replace('variant = "commander"\n', "").splitlines().index('id = "903.8"') + 1
-    assert line.startswith(f"zoneproof: plain.toml:{rule_line}: error: rule 903.8") and 'variant = "commander"' in line
+    code, out, err = run_cli("list", "plain.toml")
+    lines = model.read_text().replace('variant = "commander"\n', "").splitlines()
+    # every commander rule is reported, each at its behaviour
+    reported = err.strip().splitlines()
+    assert code == 2 and out == "" and len(reported) == 3
+    for line, rule in zip(reported, ["903.8", "903.9a", "903.9b"]):
+        number = int(line.split(":")[2])
+        assert lines[number - 1].startswith("behaviour = ") and lines[lines.index(f'id = "{rule}"') + 1] == lines[number - 1]
+        assert line.startswith(f"zoneproof: plain.toml:{number}: error: rule {rule}") and 'variant = "commander"' in line
     (tmp_path / "odd.toml").write_text(model.read_text().replace('variant = "commander"', 'variant = "comander"').replace('name = "mtg-commander"', 'name = "odd"'))
     assert "did you mean 'commander'" in one_line_error(run_cli("list", "odd.toml"))
 
@@ -220,7 +226,7 @@ def test_a_scenario_commander_needs_a_commander_rule_set(run_cli, tmp_path):
         '[[step]]\naction = "move_to_command"\ncard = "General"\n'
     )
     line = one_line_error(run_cli("run", "s.toml"))
-    assert line.startswith("zoneproof: s.toml:6: error:") and "Commander variant" in line
+    assert line.startswith("zoneproof: s.toml:8: error:") and "Commander variant" in line  # at `commander = true`
 
 
 @pytest.fixture

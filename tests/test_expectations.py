@@ -64,14 +64,8 @@ def test_removing_rules_on_the_command_line_sets_the_expectations_aside(run, tmp
     assert json_records(out, "check")[0]["expected"] is None
 
 
-def test_an_expectation_for_a_property_not_checked_does_not_apply(run, tmp_path):
-    (tmp_path / "x.toml").write_text(without_400_10("x") + expect("no-such-property", "violated", "whatever"))
-    code, out, _ = run("check", "--no-lint", "x.toml", "-p", "owner-zones", *SMALL)
-    assert code == 0 and "expected" not in out.splitlines()[0]
-
-
 @pytest.mark.parametrize("block, key, message", [
-    (expect("owner-zones", "violated", "r") + "reasn = 'x'\n", "reasn", "unknown key 'reasn' in [[expect]]"),
+    (expect("owner-zones", "violated", "r") + "reasn = 'x'\n", "reasn", "[[expect]]: unknown key 'reasn'"),
     (expect("owner-zones", "violatd", "r"), "violatd", "unknown verdict 'violatd' (did you mean 'violated'?)"),
     (expect("owner-zones", "violated"), "[[expect]]", 'expecting "violated" needs `reason'),
     (expect("owner-zones", "holds") + expect("owner-zones", "holds"), None, "an expectation for property 'owner-zones' is already given"),
@@ -132,3 +126,11 @@ def test_check_with_no_rule_set_covers_every_built_in_one_and_exits_0(run):
         "mtg-commander", "mtg-commander-2020",
     }
     assert out.splitlines()[-1].startswith("243 checks: 12 violated, 231 holds; 0 unexpected")
+
+
+def test_an_expectation_for_a_property_no_file_defines_is_refused_at_its_line(run, tmp_path):
+    text = without_400_10("typo") + expect("owner-zone", "violated", "a typo: it would be ignored")
+    (tmp_path / "typo.toml").write_text(text)
+    line = one_line_error(run("check", "--no-lint", "typo.toml", "-p", "owner-zones", *SMALL))
+    number = text.splitlines().index('property = "owner-zone"') + 1
+    assert line.startswith(f"zoneproof: typo.toml:{number}: error: [[expect]] names property 'owner-zone'") and "did you mean 'owner-zones'" in line

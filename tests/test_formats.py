@@ -1,13 +1,15 @@
 """Machine-readable output: JSON Lines against the documented schema, JUnit XML read back with
 junitparser, SARIF 2.1.0 against the OASIS schema, with locations that point at the right lines."""
 
+import io
 import json
+from dataclasses import replace
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 import pytest
 from jsonschema import Draft4Validator
-from junitparser import Failure, JUnitXml
+from junitparser import Error, Failure, JUnitXml, Skipped
 
 from tests.conftest import json_records
 from zoneproof.check import check_properties
@@ -25,12 +27,16 @@ VIOLATED = ("mtg-current", "-w", "400.3", "-p", "owner-zones", "-p", "tokens", *
 SCOPE = Scope(cards=1, depth=2)
 
 
-def document(output_format: str, command: str, *items) -> str:
+def document(output_format: str, command: str, *items, exit_code: int = 1) -> str:
     """The document a command writes in this format for these results (as the CLI hands them over)."""
     output = output_for(output_format, command)
+    stream = output.stream = io.StringIO()
     for kind, *args in items:
         getattr(output, kind)(*args)
-    return output.document(Summary(command, {}, 1.0, 1))
+    if output_format == "json":
+        output.finish(Summary(command, {}, 1.0, exit_code))
+        return stream.getvalue()
+    return output.document(Summary(command, {}, 1.0, exit_code))
 
 
 @pytest.fixture(scope="module")
@@ -179,16 +185,50 @@ def test_coverage_in_every_format(run):
     assert record["type"] == "coverage" and summary["counts"]["rules"] == len(record["rules"]) and summary["exit_code"] == code == 1
     ruleset = load_ruleset("mtg-current")
     props = [p for p in stock_properties() if p.id == "owner-zones"]
-    rows = coverage(ruleset, props, SCOPE)
-    [suite] = list(JUnitXml.fromstring(document("junit", "coverage", ("coverage", ruleset, SCOPE, rows, props))))
+    result = coverage(ruleset, props, SCOPE)
+    [suite] = list(JUnitXml.fromstring(document("junit", "coverage", ("coverage", result, props))))
     cases = {c.name: c for c in suite}
     assert cases["without 400.3"].is_passed  # owner-zones notices it
-    unexplained = {f"without {row.rule}" for row in rows if row.reason.startswith("no property")}
+    unexplained = {f"without {row.rule}" for row in result.rows if row.reason.startswith("no property")}
     assert unexplained and {name for name, c in cases.items() if not c.is_passed} == unexplained
     assert all(isinstance(cases[name].result[0], Failure) for name in unexplained)
-    log = sarif(document("sarif", "coverage", ("coverage", ruleset, SCOPE, rows, props)))
+    log = sarif(document("sarif", "coverage", ("coverage", result, props)))
     unguarded = [r for r in log["results"] if r["ruleId"] == "coverage/unguarded-rule" and r["level"] == "error"]
     assert len(unguarded) == len(unexplained) and all(located_line(log, r["locations"][0]) == "[[rule]]" for r in unguarded)
+
+
+def test_lint_searches_without_an_answer_or_with_a_checker_bug_in_every_format(checked):
+    _, report = checked
+    report = replace(report, unanswered=("timeout: no answer whether the start of a game is possible",),
+                     checker_bugs=("a conflict found by Z3 does not replay: the interpreter carries out mill A1",))
+    [record, summary] = json_records(document("json", "lint", ("lint", report, {}), exit_code=130))
+    assert record["unanswered"] == list(report.unanswered) and record["checker_bugs"] == list(report.checker_bugs)
+    assert summary["exit_code"] == 130
+    [suite] = list(JUnitXml.fromstring(document("junit", "lint", ("lint", report, {}))))
+    searches = [c.result[0] for c in suite if c.name.startswith("lint: search for conflicts")]
+    assert [(type(r), r.type) for r in searches] == [(Error, "unknown"), (Error, "checker-bug")]
+    assert report.unanswered[0] in searches[0].message and report.checker_bugs[0] in searches[1].message
+    log = sarif(document("sarif", "lint", ("lint", report, {}), exit_code=130))
+    undecided = {r["ruleId"]: r for r in log["results"] if r["ruleId"] in ("zoneproof/unknown", "zoneproof/checker-bug")}
+    assert report.unanswered[0] in undecided["zoneproof/unknown"]["message"]["text"]
+    assert report.checker_bugs[0] in undecided["zoneproof/checker-bug"]["message"]["text"]
+    assert log["invocations"] == [{"executionSuccessful": False, "exitCode": 130}]
+
+
+def test_coverage_marks_a_property_violated_with_every_rule_in_force_not_applicable_in_every_format():
+    ruleset = load_ruleset("mtg-current").without(["400.3"])
+    props = [p for p in stock_properties() if p.id in ("owner-zones", "tokens")]
+    result = coverage(ruleset, props, SCOPE)
+    assert [r.prop.id for r in result.not_applicable] == ["owner-zones"]
+    [record, _] = json_records(document("json", "coverage", ("coverage", result, props)))
+    assert record["baseline"]["owner-zones"] == {"verdict": "violated", "depth": 2, "applicable": False}
+    assert record["baseline"]["tokens"]["applicable"] is True and record["finished"] is True
+    [suite] = list(JUnitXml.fromstring(document("junit", "coverage", ("coverage", result, props))))
+    [skipped] = [c for c in suite if c.name == "with every rule in force: owner-zones"]
+    assert isinstance(skipped.result[0], Skipped) and "not applicable" in skipped.result[0].message
+    log = sarif(document("sarif", "coverage", ("coverage", result, props)))
+    [warning] = [r for r in log["results"] if r["ruleId"] == "coverage/not-applicable"]
+    assert warning["level"] == "warning" and "owner-zones" in located_line(log, warning["locations"][0])
 
 
 def test_bad_input_writes_no_document(run):

@@ -2,7 +2,8 @@
 
 Every reader (rule set TOML, property files, scenario TOML, ITF trace JSON) must either accept its
 input or refuse it with an InputError: never another exception. Through the command line, bad
-input must end in exit code 2 with exactly one line on stderr and no traceback (or, when a mutated
+input must end in exit code 2 with one line on stderr for each error of the file (a compiler's
+`path:line: error: ...`) and no traceback (or, when a mutated
 input happens to stay valid, in a normal exit code 0, 1 or 3), and the folder given with --out must
 hold nothing but complete traces (nothing at all after exit code 2).
 
@@ -96,20 +97,25 @@ def fresh_dir(tmp_path: Path) -> Path:
     return Path(tempfile.mkdtemp(dir=tmp_path))
 
 
+# `error: ...` or `path[:line[:column]]: error: ...`; a path may itself hold colons
+ERROR_LINE = re.compile(r"^(.+: )?error: \S")
+
+
 def accepts_or_refuses(call, *args):
     """Call a reader: it may succeed or raise InputError; any other exception fails the test."""
     try:
         return call(*args)
     except InputError as e:
         text = str(e)
-        assert text and "\n" not in text, f"InputError rendered on several lines: {text!r}"
+        assert text and all(ERROR_LINE.match(line) for line in text.split("\n")), f"InputError not one error a line: {text!r}"
         return None
 
 
 def assert_clean_exit(code, out: str, err: str, out_dir: Path | None = None) -> None:
     assert "Traceback" not in err and "Traceback" not in out
     if code == 2:
-        assert err.startswith("zoneproof: ") and err.endswith("\n") and err.count("\n") == 1, f"stderr is not one line: {err!r}"
+        assert err.endswith("\n") and all(line.startswith("zoneproof: ") and ERROR_LINE.match(line.removeprefix("zoneproof: "))
+                                          for line in err[:-1].split("\n")), f"stderr is not one error a line: {err!r}"
         if out_dir is not None:
             assert not out_dir.exists() or not any(out_dir.iterdir()), f"files written despite exit 2: {list(out_dir.iterdir())}"
         return

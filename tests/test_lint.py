@@ -120,3 +120,27 @@ def test_findings_the_file_declares_are_still_searched_for_when_the_scope_grows(
     statuses = {p["property"]: p["status"] for p in report["properties"]}
     assert statuses == {"owner-zones": "triggered", "stack-lifo": "triggered"}
     assert code == 0 and report["problems"] == 0
+
+
+def test_coverage_of_a_rule_set_that_already_fails_a_property_is_no_all_clear(run):
+    # a user's rule set without 400.3 already violates owner-zones: removing any rule "breaks" it,
+    # which says nothing about that rule
+    code, out, _ = run("coverage", "mtg-current", "--without", "400.3", "-p", "owner-zones", "--cards", "1", "--sideboard", "0", "--depth", "2", "--jobs", "1")
+    assert "warning: owner-zones is violated at depth 2 with every rule in force: its column is not applicable" in out
+    rows = [line.split() for line in out.splitlines() if line.startswith("  ") and "." in line.split()[0] and len(line.split()) == 2]
+    assert rows and {cell for _, cell in rows} <= {"na", "-"}
+    assert "unguarded: 0 of" not in out
+    assert code == 1  # rules no applicable property notices, for no declared reason
+
+
+def test_a_conflict_the_interpreter_does_not_reproduce_is_a_checker_bug_exit_4(run, tmp_path, monkeypatch):
+    import zoneproof.lint as lint_module
+
+    (tmp_path / "closed.toml").write_text(current_text("closed-graveyard") + closing_rule("999.1", "graveyard"), encoding="utf-8")
+    # an interpreter that carries out every action: the conflict Z3 finds does not replay
+    monkeypatch.setattr(lint_module, "_outcome", lambda world, state, action: state)
+    code, (report,), err = lint_json(run, "closed.toml", "--depth", "1", "-p", "owner-zones", "--jobs", "1")
+    assert code == 4 and report["conflicts"] == []
+    assert report["checker_bugs"] and "does not replay" in report["checker_bugs"][0]
+    code, out, err = run("check", "closed.toml", "--depth", "1", "-p", "owner-zones", "--jobs", "1")
+    assert code == 4 and "Traceback" not in err and "error     a conflict found by Z3 does not replay" in out

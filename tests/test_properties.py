@@ -355,3 +355,26 @@ def test_sees_prints_back_as_it_reads():
     text = one_property("step forall p: player, c: object. sees(p, c) -> sees'(p, c)")
     (prop,) = parse_properties(text, "f.zp")
     assert expr_text(prop.expr) == "forall p: player, c: object. sees(p, c) -> sees'(p, c)"
+
+
+TEAMS_AND_HANDS = """
+property one-team {
+  cites 810.1
+  means "every player is on one team"
+  always forall p: player, q: player. team(p) == team(q)
+}
+property hands-of-two {
+  cites 103.5a
+  means "every starting hand is of two cards"
+  always forall p: player. starting_hand(p) == 2
+}
+"""
+
+
+def test_evaluate_concrete_passes_team_size_and_hand_modifiers_each_to_its_own_slot():
+    one_team, hands = parse_properties(TEAMS_AND_HANDS, "<teams>")
+    assert evaluate_concrete(one_team, SLOTS, CARD_TYPES, START, players=4, team_size=4) is True
+    assert evaluate_concrete(one_team, SLOTS, CARD_TYPES, START, players=4, team_size=2) is False
+    assert evaluate_concrete(one_team, SLOTS, CARD_TYPES, START, players=4) is False  # no teams: each player is one
+    assert evaluate_concrete(hands, SLOTS, CARD_TYPES, START, players=4, hand=2, team_size=2) is True
+    assert evaluate_concrete(hands, SLOTS, CARD_TYPES, START, players=2, hand=2, hand_modifiers=(0, 1)) is False

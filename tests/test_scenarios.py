@@ -192,3 +192,63 @@ def test_an_itf_trace_given_to_run_is_replayed(capsys, tmp_path, monkeypatch):
     code = main(["run", str(trace)])
     out, _ = capsys.readouterr()
     assert code == 0 and "✓ confirmed" in out and "scenarios:" not in out
+
+
+HONEST = """
+name = "padding and exile"
+cites = ["400.3", "405.1"]
+ruleset = "{ruleset}"
+
+[[card]]
+name = "Bear"
+owner = "A"
+
+[[card]]
+name = "{second}"
+owner = "A"
+
+[[step]]
+action = "exile"
+card = "Bear"
+expect = [{{ card = "Bear", position = "top" }}]
+"""
+
+
+def write_honest(tmp_path, ruleset="mtg-current", second="Wolf", cites=None) -> Path:
+    folder = tmp_path / "scenarios"
+    folder.mkdir(exist_ok=True)
+    text = HONEST.format(ruleset=ruleset, second=second)
+    if cites is not None:
+        text = text.replace('cites = ["400.3", "405.1"]', f"cites = {cites}")
+    path = folder / "honest.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_a_scenario_shows_its_padding_the_cites_outside_its_rule_set_and_says_a_card_in_exile_has_no_place(capsys, tmp_path):
+    code = main(["run", str(write_honest(tmp_path))])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "cites 400.3, 405.1; 405.1 not in mtg-current" in out
+    assert "also in the game (so that every player has as many cards of each kind): B1 (library/B), B2 (library/B)" in out
+    assert "Bear: expected position = 'top', but it is in exile, where cards have no order" in out
+
+
+def test_a_scenario_refuses_a_malformed_cite_and_a_card_named_like_a_padded_one_reporting_both(capsys, tmp_path):
+    path = write_honest(tmp_path, second="B1", cites='["400.3", "999.9zz"]')
+    code = main(["run", str(path)])
+    err = capsys.readouterr().err.splitlines()
+    assert code == 2 and len(err) == 2
+    assert err[0].startswith(f"zoneproof: {path}:3: error: `cites` names '999.9zz', which is not a rule number")
+    assert err[1].startswith(f"zoneproof: {path}:11: error: card 'B1' has the name of a card of B's that the scenario adds")
+
+
+def test_a_scenario_reads_its_rule_set_file_from_its_own_folder(capsys, tmp_path, monkeypatch):
+    (tmp_path / "mine.toml").write_text((SCENARIOS.parent.parent / "model" / "mtg-current.toml").read_text(encoding="utf-8"), encoding="utf-8")
+    path = write_honest(tmp_path, ruleset="../mine.toml")
+    monkeypatch.chdir(tmp_path / "scenarios")
+    code = main(["run", "honest.toml"])
+    out, err = capsys.readouterr()
+    assert code == 1 and err == "" and "not in mtg-current" in out
+    monkeypatch.chdir(SCENARIOS)
+    assert main(["run", str(path)]) == 1

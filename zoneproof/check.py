@@ -18,16 +18,16 @@ from . import progress
 from .encode.backend import SymbolicBackend
 from .encode.system import TransitionSystem
 from .encode.variables import Codes
-from .evaluate import evaluate, int_reach, orders_objects
+from .errors import CheckerBug, Interrupted
+from .evaluate import evaluate, int_reach
 from .interpreter import World
 from .model import Scope, slots_for
 from .properties import Property, PropertyKind
 from .replay import execute, first_violation, witnesses
 from .ruleset import Expectation, RuleSet
-from .errors import CheckerBug
 from .solver import Answer, SolverResult, check, isolated, new_solver
 from .terms import And, Implies, Not, Or
-from .search import INDUCTION_SPAN, Budget, Deepening, Outcome, inductive, violation_alone
+from .search import INDUCTION_SPAN, Budget, Deepening, Outcome, first_step, inductive, violation_alone
 from .trace import Trace
 
 
@@ -44,7 +44,7 @@ class CheckResult:
     ruleset: RuleSet = field(repr=False)
     prop: Property = field(repr=False)
     verdict: Verdict
-    depth: int  # the bound reached (holds), the counterexample's length (violated), or where it stopped
+    depth: int  # the bound reached (holds), the counterexample's length (violated), or the depth completed (unknown; -1: none)
     seconds: float
     trace: Trace | None = field(default=None, repr=False, compare=False)
     reason: str = ""  # for UNKNOWN: Z3's reason; for ERROR: what did not replay
@@ -203,7 +203,7 @@ class Unrolling:
             answer = self.query(goal_at, first, bound, seed, (deadline - time.monotonic()) * 1000, solver, assumptions)
             if answer.answer is Answer.UNKNOWN:
                 reason = "timeout" if answer.reason in ("timeout", "canceled", "budget") else answer.reason
-                return Search(found, least=False, unknown=reason)
+                return Search(found, least=False, unknown=reason, completed=first - 1)
             if answer.answer is Answer.UNSAT:
                 return Search(found, least=True)
             k = next(k for k in range(first, bound + 1) if z3.is_true(answer.model.eval(goal_at(k), model_completion=True)))
@@ -217,17 +217,21 @@ class Search:
     found: tuple | None  # (k, model), or None when no k was found
     least: bool  # no smaller k is possible (or, with nothing found, none at all up to the bound)
     unknown: str = ""  # why the search stopped without an answer
+    completed: int = -1  # with `unknown`: the goal holds at no k up to this one (first - 1: nothing is known)
 
 
 def check_properties(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int = 0, timeout: float = 60.0) -> list[CheckResult]:
     """Check each property to the depth bound; a violation comes back with a shortest counterexample.
+    An interrupt raises Interrupted with the results finished before it, in the order of `props`.
 
-    The properties expected to hold are first checked on one shared unrolling (`_check_expected`);
-    the others, and those found violated there, are checked one by one, each as if it were the
-    only one (`_check_alone`). `timeout` bounds the seconds spent on each property, and on the
-    joint proof.
+    See each_checked for how.
     """
-    return list(each_checked(ruleset, props, scope, seed, timeout))
+    results: list[CheckResult] = []
+    try:
+        results.extend(each_checked(ruleset, props, scope, seed, timeout))
+    except Interrupted as e:
+        raise Interrupted((*results, *e.known)) from e
+    return results
 
 
 def each_checked(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int = 0, timeout: float = 60.0,
@@ -240,8 +244,17 @@ def each_checked(ruleset: RuleSet, props: list[Property], scope: Scope, seed: in
     the base case finds violated (or cannot decide) leaves the others of the induction to be proved
     again without it. Each violation found is asked again in a Z3 context of its own for its
     counterexample, which is then replayed in the interpreter. Every question may use `rlimit` of
-    Z3's resource units, and `timeout` seconds."""
-    scope = ruleset.scope_for(scope)
+    Z3's resource units, and `timeout` seconds. An interrupt raises Interrupted (the results not
+    yet given are not known: they all come from the one search)."""
+    try:
+        yield from _each_checked(ruleset, props, ruleset.scope_for(scope), seed, timeout, rlimit)
+    except Interrupted:
+        raise
+    except KeyboardInterrupt as e:
+        raise Interrupted(()) from e
+
+
+def _each_checked(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int, timeout: float, rlimit: int) -> Iterator[CheckResult]:
     started = time.monotonic()
     progress.working_on(ruleset.label, f"{len(props)} properties")
     budget = lambda: Budget(rlimit, time.monotonic() + timeout)  # noqa: E731
@@ -249,19 +262,38 @@ def each_checked(ruleset: RuleSet, props: list[Property], scope: Scope, seed: in
     facts = system.rule_values()
     base = min(scope.depth, INDUCTION_SPAN + 1)
     candidates = [p for p in props if _expected_to_hold(ruleset, p)] if scope.depth >= INDUCTION_FROM_DEPTH else []
-    proved = set(inductive(system, candidates, seed, facts, budget()))
-    deepening = Deepening(system, seed, facts)
-    outcomes = deepening.first_violations({p: base if p in proved else scope.depth for p in props}, budget())
-    while True:
-        failed = {p for p in proved if outcomes[p].violated or outcomes[p].unknown}
-        if not failed:
-            break
-        still = set(inductive(system, [p for p in proved if p not in failed], seed, facts, budget()))
-        dropped = proved - failed - still
-        proved = still
-        outcomes |= deepening.first_violations({p: scope.depth for p in dropped}, budget(), start=base + 1)
+    try:
+        proved = set(inductive(system, candidates, seed, facts, budget()))
+        deepening = Deepening(system, seed, facts)
+        outcomes = deepening.first_violations({p: base if p in proved else scope.depth for p in props}, budget())
+        while True:
+            failed = {p for p in proved if outcomes[p].violated or outcomes[p].unknown}
+            if not failed:
+                break
+            still = set(inductive(system, [p for p in proved if p not in failed], seed, facts, budget()))
+            dropped = proved - failed - still
+            proved = still
+            outcomes |= deepening.first_violations({p: scope.depth for p in dropped}, budget(), start=base + 1)
+    except CheckerBug as bug:
+        for prop in props:
+            yield CheckResult(ruleset, prop, Verdict.ERROR, scope.depth, time.monotonic() - started, reason=str(bug))
+        return
+    except Interrupted as stop:
+        raise Interrupted(tuple(_interrupted(ruleset, prop, scope, stop.known.get(prop), time.monotonic() - started) for prop in props)) from stop
     for prop in props:
         yield _result(system, ruleset, prop, scope, seed, facts, outcomes[prop], prop in proved, time.monotonic() - started, budget)
+
+
+def _interrupted(ruleset: RuleSet, prop: Property, scope: Scope, outcome: Outcome | None, seconds: float) -> CheckResult:
+    """What the deepening knew of a property when an interrupt stopped it."""
+    if outcome is not None and outcome.violated:
+        return CheckResult(ruleset, prop, Verdict.UNKNOWN, outcome.depth - 1, seconds,
+                           reason=f"interrupted: fails at depth {outcome.depth}, before its counterexample was extracted")
+    if outcome is not None and not outcome.unknown and outcome.depth >= scope.depth:
+        return CheckResult(ruleset, prop, Verdict.HOLDS, scope.depth, seconds)
+    depth = outcome.depth if outcome is not None else -1
+    reached = f"no violation up to depth {depth}" if depth >= first_step(prop) else "no depth completed"
+    return CheckResult(ruleset, prop, Verdict.UNKNOWN, depth, seconds, reason=f"interrupted: {reached}")
 
 
 def _result(system: TransitionSystem, ruleset: RuleSet, prop: Property, scope: Scope, seed: int, facts: list, outcome: Outcome,
@@ -275,9 +307,9 @@ def _result(system: TransitionSystem, ruleset: RuleSet, prop: Property, scope: S
     answer = violation_alone(system, prop, k, seed, facts, budget())
     if answer.answer is Answer.UNKNOWN:
         return CheckResult(ruleset, prop, Verdict.UNKNOWN, k - 1, seconds,
-                           reason=f"{answer.reason}: fails at depth {k}, but the counterexample was not found again alone")
+                           reason=f"{answer.reason}: no violation up to depth {k - 1}; it fails at depth {k}, but its counterexample was not found again alone")
     if answer.answer is not Answer.SAT:
-        raise CheckerBug(f"{prop.id} fails at depth {k} in one question and not when asked alone ({answer.answer.value})")
+        return CheckResult(ruleset, prop, Verdict.ERROR, k, seconds, reason=f"{prop.id} fails at depth {k} in one question and not when asked alone")
     trace, problem = counterexample(system, answer.model, k, ruleset, prop, scope, seed)
     if problem:
         return CheckResult(ruleset, prop, Verdict.ERROR, k, seconds, reason=problem)
@@ -291,26 +323,6 @@ def _expected_to_hold(ruleset: RuleSet, prop: Property) -> bool:
     return expected is None or expected.verdict != "violated"
 
 
-def _check_expected(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int, timeout: float) -> dict[str, CheckResult]:
-    """The verdicts, keyed by property id, decided on one unrolling that the properties share:
-    HOLDS for those proved together in one query (`prove_together`); HOLDS or UNKNOWN for each
-    property about the order of pairs of objects, checked on its own there (with those, one query
-    costs more than a query for each). A violation is left out: its counterexample comes from
-    `_check_alone`."""
-    if len(props) < 2:
-        return {}
-    progress.working_on(ruleset.label, f"{len(props)} properties together")
-    started = time.monotonic()
-    unrolling = Unrolling(ruleset, scope, props)
-    setup = time.monotonic() - started
-    decided = prove_together(unrolling, ruleset, [p for p in props if not orders_objects(p)], scope, seed, timeout, setup)
-    for prop in filter(orders_objects, props):
-        result = _check_one(unrolling, ruleset, prop, scope, seed, timeout, setup)
-        if result.verdict in (Verdict.HOLDS, Verdict.UNKNOWN):
-            decided[prop.id] = result
-    return decided
-
-
 def prove_together(unrolling: Unrolling, ruleset: RuleSet, props: list[Property], scope: Scope, seed: int, timeout: float,
                    setup: float, solver: z3.Solver | None = None) -> dict[str, CheckResult]:
     """Verdict HOLDS, keyed by property id, for the properties proved to hold together: those
@@ -322,7 +334,14 @@ def prove_together(unrolling: Unrolling, ruleset: RuleSet, props: list[Property]
     against `timeout`. With `solver` (from `Unrolling.incremental`), the bounded queries are asked
     of it."""
     started = time.monotonic() - setup
-    deadline = started + timeout
+    try:
+        return _prove_together(unrolling, ruleset, props, scope, seed, started, started + timeout, solver)
+    except CheckerBug as bug:
+        return {p.id: CheckResult(ruleset, p, Verdict.ERROR, scope.depth, time.monotonic() - started, reason=str(bug)) for p in props}
+
+
+def _prove_together(unrolling: Unrolling, ruleset: RuleSet, props: list[Property], scope: Scope, seed: int, started: float,
+                    deadline: float, solver: z3.Solver | None) -> dict[str, CheckResult]:
     candidates = list(props)
     while True:
         # Each property's induction step assumes all the others: the step proves the group only
@@ -346,30 +365,21 @@ def _hold_together(unrolling: Unrolling, props: list[Property], bound: int, seed
     while pending:
         goal_at = partial(_any_violation, unrolling, tuple(pending))
         first = min(first_step(p) for p in pending)
+        if first > bound:  # no state or step to check (a depth bound of 0 and step properties only)
+            return pending
         answer = unrolling.query(goal_at, first, bound, seed, (deadline - time.monotonic()) * 1000, solver)
         if answer.answer is Answer.UNKNOWN:
             return []
         if answer.answer is Answer.UNSAT:
             return pending
         still = [p for p in pending if not _violated_in(answer.model, unrolling, p, bound)]
-        if len(still) == len(pending):  # a model that violates none of them: leave each to its own check
-            return []
+        if len(still) == len(pending):
+            raise CheckerBug(
+                f"Z3's model of a violation of one of {', '.join(p.id for p in pending)} up to depth {bound} violates none of them"
+                " when evaluated: the joint proof cannot be trusted"
+            )
         pending = still
     return []
-
-
-def _check_alone(ruleset: RuleSet, prop: Property, scope: Scope, seed: int, timeout: float) -> CheckResult:
-    """Check one property on an unrolling of its own. Z3's search depends on every term its
-    context has seen, so a context of its own makes the counterexample the same whatever else is
-    checked in the run: the one `zoneproof check -p` of this property alone finds."""
-    started = time.monotonic()
-    unrolling = Unrolling(ruleset, scope, [prop])
-    return _check_one(unrolling, ruleset, prop, scope, seed, timeout, time.monotonic() - started)
-
-
-def first_step(prop: Property) -> int:
-    """The first state (always) or step (step properties) a property speaks of."""
-    return 0 if prop.kind is PropertyKind.ALWAYS else 1
 
 
 def _any_violation(unrolling: Unrolling, props: tuple[Property, ...], k: int):
@@ -383,19 +393,23 @@ def _violated_in(model, unrolling: Unrolling, prop: Property, depth: int) -> boo
 def check_removals(ruleset: RuleSet, rule_ids: list[str], props: list[Property], scope: Scope, seed: int = 0,
                    timeout: float = 60.0) -> dict[str, list[CheckResult]]:
     """check_properties of `ruleset.without([rule])` for each rule, on one unrolling and one
-    incremental solver: the rules in force are assumptions of each query, not facts."""
+    incremental solver: the rules in force are assumptions of each query, not facts. An interrupt
+    raises Interrupted with the rules checked before it."""
     started = time.monotonic()
     unrolling = Unrolling(ruleset, scope, props, rules_as_facts=False)
     solver = unrolling.incremental(seed)
     setup = time.monotonic() - started
     results = {}
-    for rule_id in rule_ids:
-        removed = ruleset.without([rule_id])
-        assumptions = tuple(unrolling.rule_assumptions(removed))
-        results[rule_id] = [
-            _check_one(unrolling, removed, prop, scope, seed, timeout, setup, solver, assumptions) for prop in props
-        ]
-        setup = 0.0
+    try:
+        for rule_id in rule_ids:
+            removed = ruleset.without([rule_id])
+            assumptions = tuple(unrolling.rule_assumptions(removed))
+            results[rule_id] = [
+                _check_one(unrolling, removed, prop, scope, seed, timeout, setup, solver, assumptions) for prop in props
+            ]
+            setup = 0.0
+    except KeyboardInterrupt as e:
+        raise Interrupted(results) from e
     return results
 
 
@@ -413,7 +427,9 @@ def _check_one(unrolling: Unrolling, ruleset, prop, scope, seed, timeout, setup,
     search = unrolling.shortest(lambda k: unrolling.violation(prop, k), first_step(prop), bound, seed, started + timeout, solver, assumptions)
     if search.found is None:
         if search.unknown:
-            return result(Verdict.UNKNOWN, scope.depth, reason=f"{search.unknown} (no violation up to depth {bound} could be ruled out)")
+            done = search.completed
+            reached = f"no violation up to depth {done}" if done >= first_step(prop) else "no depth completed"
+            return result(Verdict.UNKNOWN, done, reason=f"{search.unknown}: {reached}; no violation up to depth {bound} could be ruled out")
         return result(Verdict.HOLDS, scope.depth, inductive=bool(proved))
     k, model = search.found
     trace, problem = counterexample(unrolling.system, model, k, ruleset, prop, scope, seed)

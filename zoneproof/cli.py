@@ -5,10 +5,10 @@ Handlers return an exit code; bad input of any kind ends in one line on stderr a
 
 from __future__ import annotations
 
-import functools
 import os
 import sys
 import time
+from functools import partial, wraps
 from pathlib import Path
 
 import click
@@ -16,14 +16,14 @@ import tomli_w
 from rich.console import Console
 
 from . import __version__, progress
-from .batch import available_cores, check_rulesets
+from .batch import Unfinished, available_cores, check_rulesets, in_order
 from .check import CheckResult, Verdict
 from .coverage import coverage
 from .lint import Status, lint
 from .diff import behaviour_scenarios, diff
-from .config import Project, find_project
-from .errors import ExitCode, InputError, did_you_mean
-from .formats import FORMAT_HELP, FORMATS, check_summary, coverage_summary, diff_summary, lint_summary, output_for, run_summary
+from .config import SETTINGS, Project, find_project
+from .errors import ExitCode, InputError, InputErrors, Interrupted, did_you_mean
+from .formats import FORMAT_HELP, FORMATS, Summary, check_summary, coverage_summary, diff_summary, lint_summary, output_for, run_summary
 from .model import PLAYER_NAMES, ActionKind, Scope, team_size_problem
 from .properties import Property, load_properties, stock_properties
 from .replay import confirm
@@ -40,9 +40,10 @@ EXIT_CODES_HELP = (
     "Exit codes: 0 every verdict as the rule set expects (holds unless it declares [[expect]]); "
     "1 a verdict is not as expected (with --without: a property is violated); 2 bad input or usage; "
     "3 no definite verdict unexpected, but some check is unknown (Z3 gave no answer in time); "
-    "4 a counterexample did not replay in the interpreter (a checker bug)."
+    "4 a counterexample did not replay in the interpreter (a checker bug); "
+    "130 interrupted (Ctrl-C): the results finished before it are printed."
 )
-CHECKER_BUG = 4
+CHECKER_BUG = ExitCode.CHECKER_BUG
 
 out = Console(highlight=False, soft_wrap=True)
 
@@ -57,17 +58,27 @@ def project_defaults(command):
     """Settings of the project config (`zoneproof.toml` or `[tool.zoneproof]`) for every parameter
     not given on the command line; the command gets the project (or None) as `project`."""
 
-    @functools.wraps(command)
+    @wraps(command)
     def with_project(**params):
         ctx = click.get_current_context()
         project = find_project()
         if project is not None:
             for name, value in project.settings.items():
                 if name in params and ctx.get_parameter_source(name) is click.core.ParameterSource.DEFAULT:
-                    params[name] = value
+                    params[name] = _setting(ctx, project, name, value)
         return command(project=project, **params)
 
     return with_project
+
+
+def _setting(ctx: click.Context, project: Project, name: str, value):
+    """A value of the project config, checked as its option checks a value given on the command line."""
+    option = next(p for p in ctx.command.params if p.name == name)
+    try:
+        return option.process_value(ctx, value)
+    except click.BadParameter as e:
+        key = next((key for key, (_, parameter) in SETTINGS.items() if parameter == name), name)
+        raise InputError(f"`{key}`: {e.message}", project.location(key)) from None
 
 
 def _ruleset(project: Project | None, name: str):
@@ -107,6 +118,31 @@ def scope_options(command):
     return command
 
 
+def _positive_seconds(ctx, param, value: float) -> float:
+    low, high = 0, 10**6
+    if not low < value <= high:  # also refuses nan
+        raise click.BadParameter(f"must be more than {low} seconds and at most {high}, got {value:g}")
+    return value
+
+
+def seed_option(command):
+    return click.option("--seed", default=0, show_default=True, type=click.IntRange(0, 2**32 - 1),
+                        help="Z3's random seed (0..4294967295); the same seed gives the same output.")(command)
+
+
+def timeout_option(what: str):
+    return click.option("--timeout", default=60.0, show_default=True, callback=_positive_seconds,
+                        help=f"Seconds allowed per {what} (more than 0, at most 1000000).")
+
+
+def jobs_option(tasks: str):
+    return click.option("--jobs", "-j", default=0, show_default=True, type=click.IntRange(0, MAX_JOBS),
+                        help=f"Worker processes (0..{MAX_JOBS}): {tasks} are separate tasks; 0: one per core. The output is the same for any value.")
+
+
+MAX_JOBS = 256
+
+
 def _scope(players: int, cards: int, sideboard: int, tokens: int, depth: int, hand: int | None = None,
            hand_modifier: tuple[str, ...] = (), team_size: int = 0) -> Scope:
     values = dict(players=players, cards=cards, sideboard=sideboard, tokens=tokens, depth=depth)
@@ -142,13 +178,20 @@ def _hand_modifiers(given: tuple[str, ...], players: int) -> tuple[int, ...]:
     return tuple(modifiers) if any(modifiers) else ()
 
 
-def _select_properties(extra_files: list[Path], wanted: list[str]) -> list[Property]:
+def _select_properties(extra_files: list[Path], wanted: list[str], rulesets=()) -> list[Property]:
+    """The properties to use; the rule sets' expectations must each name one of all those defined."""
     props = list(stock_properties())
     for path in extra_files:
         for p in load_properties(path):
             if any(q.id == p.id for q in props):
                 raise InputError(f"property '{p.id}' is already defined (stock or an earlier file); rename it", p.location)
             props.append(p)
+    defined = [p.id for p in props]
+    unknown = [InputError(f"[[expect]] names property '{e.property}', which is neither a stock property nor in a --properties file"
+                          f"{did_you_mean(e.property, defined)}", e.location)
+               for ruleset in rulesets for e in ruleset.expectations if e.property not in defined]
+    if unknown:
+        raise InputErrors(unknown)
     if not wanted:
         return props
     by_id = {p.id: p for p in props}
@@ -191,13 +234,13 @@ def _write_counterexample(r: CheckResult, directory: Path, emit: tuple[str, ...]
 @click.option("--without", "-w", multiple=True, metavar="RULE", help="Remove this rule (repeatable), e.g. --without 400.3.")
 @property_options
 @scope_options
-@click.option("--seed", default=0, show_default=True, help="Z3's random seed; the same seed gives the same output.")
-@click.option("--timeout", default=60.0, show_default=True, help="Seconds allowed per check (rule set and property).")
+@seed_option
+@timeout_option("check (rule set and property)")
 @click.option("--out", "out_dir", default="counterexamples", show_default=True, type=click.Path(path_type=Path), help="Folder for counterexample traces.")
 @click.option("--format", "output_format", type=click.Choice(FORMATS), default="text", show_default=True, help=FORMAT_HELP)
 @click.option("--emit", multiple=True, type=click.Choice(["itf", "scenario"]), default=("itf",), show_default=True, help="What to write for each counterexample: an ITF trace, a scenario file for `zoneproof run`, or both (repeat the option).")
 @click.option("--no-lint", is_flag=True, help="Skip lint (dead actions and rules, vacuous properties, conflicts; see `zoneproof lint`).")
-@click.option("--jobs", "-j", default=0, show_default=True, type=click.IntRange(min=0), help="Worker processes: each rule set's checks and its lint are separate tasks; 0: one per core. The output is the same for any value.")
+@jobs_option("each rule set's checks and its lint")
 @click.option("--scheduler", metavar="ADDRESS", help="Run the tasks on the Dask cluster of this scheduler (tcp://HOST:PORT) instead of local processes; needs `pip install 'zoneproof[cluster]'`. The output is the same.")
 @progress_options
 @project_defaults
@@ -208,10 +251,8 @@ def check(rulesets, without, property_ids, properties, players, cards, sideboard
     writes every counterexample to --out as an ITF trace.
     """
     scope = _scope(players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size)
-    if timeout <= 0:
-        raise InputError(f"--timeout must be more than 0 seconds, got {timeout:g}")
     chosen = [_ruleset(project, name).without(list(without)) for name in (rulesets or builtin_names())]
-    props = _select_properties(list(properties), list(property_ids))
+    props = _select_properties(list(properties), list(property_ids), chosen)
     _check_out_dir(out_dir, [f"{rs.label}--{p.id}.scenario.toml" for rs in chosen for p in props])
     results = []
     reports = []
@@ -219,7 +260,8 @@ def check(rulesets, without, property_ids, properties, players, cards, sideboard
     output = output_for(output_format, "check", out)
     # the units of the progress bar: a rule set's lint takes about as long as its checks
     with progress.display(len(chosen) * len(props) * (1 if no_lint else 2), quiet, verbose) as shown:
-        for checked, report in check_rulesets(chosen, props, scope, seed, timeout, not no_lint, jobs or available_cores(), shown.listener, scheduler):
+
+        def show(checked, report) -> None:
             for r in checked:
                 path = None
                 if r.trace is not None:
@@ -231,6 +273,15 @@ def check(rulesets, without, property_ids, properties, players, cards, sideboard
                 reports.append(report)
                 output.lint(report, _write_lint_files(report, out_dir, witness=False))
                 shown.advance(len(props))
+
+        try:
+            for checked, report in check_rulesets(chosen, props, scope, seed, timeout, not no_lint, jobs or available_cores(), shown.listener, scheduler):
+                show(checked, report)
+        except Interrupted as e:
+            for checked, report in e.known:
+                show(checked, report)
+            output.finish(check_summary(results, reports, time.monotonic() - started, ExitCode.INTERRUPTED))
+            raise
     code = max(check_exit_code(results), lint_exit_code(reports), key=EXIT_PRIORITY.index)
     output.finish(check_summary(results, reports, time.monotonic() - started, code))
     return code
@@ -244,11 +295,11 @@ def lint_exit_code(reports) -> int:
     """4 a finding that did not replay; 1 a problem (dead, vacuous or conflict, not expected by the
     file); 3 some question unknown; 0 clean."""
     statuses = {f.status for r in reports for f in r.findings}
-    if Status.ERROR in statuses:
+    if Status.ERROR in statuses or any(r.checker_bugs for r in reports):
         return CHECKER_BUG
     if any(r.problems for r in reports):
         return ExitCode.VIOLATED
-    if Status.UNKNOWN in statuses:
+    if Status.UNKNOWN in statuses or any(r.unanswered for r in reports):
         return ExitCode.UNKNOWN
     return ExitCode.OK
 
@@ -276,7 +327,8 @@ def _write_lint_files(report, out_dir: Path, witness: bool) -> dict:
 LINT_EXIT_CODES = (
     "Exit codes: 0 clean (every dead action or rule and vacuous property is expected by the rule set file, with a reason); "
     "1 a dead action or rule, a vacuous property or a conflict; 2 bad input or usage; "
-    "3 no problem found but some question had no answer in time; 4 an example that did not replay (a checker bug)."
+    "3 no problem found but some question had no answer in time; 4 an example that did not replay (a checker bug); "
+    "130 interrupted (Ctrl-C): the finished reports are printed."
 )
 
 
@@ -285,14 +337,15 @@ LINT_EXIT_CODES = (
 @click.option("--without", "-w", multiple=True, metavar="RULE", help="Remove this rule (repeatable), e.g. --without 400.3.")
 @property_options
 @scope_options
-@click.option("--seed", default=0, show_default=True, help="Z3's random seed; the same seed gives the same output.")
-@click.option("--timeout", default=60.0, show_default=True, help="Seconds allowed per solver question.")
+@seed_option
+@timeout_option("solver question")
 @click.option("--out", "out_dir", default="counterexamples", show_default=True, type=click.Path(path_type=Path), help="Folder for conflict scenarios and witness traces.")
 @click.option("--format", "output_format", type=click.Choice(FORMATS), default="text", show_default=True, help=FORMAT_HELP)
 @click.option("--witness", is_flag=True, help="Write, for every property whose trigger fires, a trace where it does (an ITF trace for `zoneproof replay`).")
+@jobs_option("the rule sets")
 @progress_options
 @project_defaults
-def lint_command(rulesets, without, property_ids, properties, players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size, seed, timeout, out_dir, output_format, witness, quiet, verbose, project) -> int:
+def lint_command(rulesets, without, property_ids, properties, players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size, seed, timeout, out_dir, output_format, witness, jobs, quiet, verbose, project) -> int:
     """Lint RULESETS (default: those of the project config, or every built-in rule set) within the scope.
 
     Dead actions (never enabled in a reachable state), dead rules (removing them changes no reachable
@@ -301,19 +354,29 @@ def lint_command(rulesets, without, property_ids, properties, players, cards, si
     named by a minimal set of rules from Z3's unsat core and written as a scenario.
     """
     scope = _scope(players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size)
-    if timeout <= 0:
-        raise InputError(f"--timeout must be more than 0 seconds, got {timeout:g}")
     chosen = [_ruleset(project, name).without(list(without)) for name in (rulesets or builtin_names())]
-    props = _select_properties(list(properties), list(property_ids))
+    props = _select_properties(list(properties), list(property_ids), chosen)
     _check_out_dir(out_dir, [f"{rs.label}--{p.id}--witness.itf.json" for rs in chosen for p in props])
     reports = []
     started = time.monotonic()
     output = output_for(output_format, "lint", out)
     with progress.display(len(chosen), quiet, verbose) as shown:
-        for ruleset in chosen:
-            reports.append(lint(ruleset, props, scope, seed=seed, timeout=timeout))
-            output.lint(reports[-1], _write_lint_files(reports[-1], out_dir, witness))
+
+        def show(report) -> None:
+            reports.append(report)
+            output.lint(report, _write_lint_files(report, out_dir, witness))
             shown.advance(1)
+
+        tasks = [partial(lint, ruleset, props, scope, seed=seed, timeout=timeout) for ruleset in chosen]
+        try:
+            for report in in_order(tasks, jobs or available_cores(), shown.listener):
+                show(report)
+        except Interrupted as e:
+            for _, report in sorted(e.known.items()):
+                if not isinstance(report, Unfinished):
+                    show(report)
+            output.finish(lint_summary(reports, time.monotonic() - started, ExitCode.INTERRUPTED))
+            raise
     code = lint_exit_code(reports)
     output.finish(lint_summary(reports, time.monotonic() - started, code))
     return code
@@ -335,7 +398,7 @@ def check_exit_code(results: list[CheckResult]) -> int:
 DIFF_EXIT_CODES = (
     "Exit codes: 0 the two agree within the scope (no verdict flips, no behaviour differs); 1 they differ; "
     "2 bad input or usage; 3 no difference found, but some question had no answer in time; "
-    "4 a difference did not replay in the interpreter (a checker bug)."
+    "4 a difference did not replay in the interpreter (a checker bug); 130 interrupted (Ctrl-C)."
 )
 
 
@@ -346,14 +409,15 @@ DIFF_EXIT_CODES = (
 @click.option("--without-b", multiple=True, metavar="RULE", help="Remove this rule from B (repeatable).")
 @property_options
 @scope_options
-@click.option("--seed", default=0, show_default=True, help="Z3's random seed; the same seed gives the same output.")
-@click.option("--timeout", default=60.0, show_default=True, help="Seconds allowed per check and per solver question.")
+@seed_option
+@timeout_option("check and per solver question")
 @click.option("--out", "out_dir", default="counterexamples", show_default=True, type=click.Path(path_type=Path), help="Folder for the traces and scenarios.")
 @click.option("--format", "output_format", type=click.Choice(FORMATS), default="text", show_default=True, help=FORMAT_HELP)
 @click.option("--html", "html_file", type=click.Path(path_type=Path), metavar="FILE", help="Also write a page that draws each verdict flip's counterexample and each behaviour difference's two runs side by side.")
+@jobs_option("the checks of A, those of B and the search for behaviours that differ")
 @progress_options
 @project_defaults
-def diff_command(ruleset_a, ruleset_b, without_a, without_b, property_ids, properties, players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size, seed, timeout, out_dir, output_format, html_file, quiet, verbose, project) -> int:
+def diff_command(ruleset_a, ruleset_b, without_a, without_b, property_ids, properties, players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size, seed, timeout, out_dir, output_format, html_file, jobs, quiet, verbose, project) -> int:
     """Compare rule sets A and B (names or .toml paths) within the scope.
 
     Shows the rules that differ; each property's verdict under A and under B, with a counterexample
@@ -363,17 +427,21 @@ def diff_command(ruleset_a, ruleset_b, without_a, without_b, property_ids, prope
     or ends elsewhere).
     """
     scope = _scope(players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size)
-    if timeout <= 0:
-        raise InputError(f"--timeout must be more than 0 seconds, got {timeout:g}")
     a = _ruleset(project, ruleset_a).without(list(without_a))
     b = _ruleset(project, ruleset_b).without(list(without_b))
-    props = _select_properties(list(properties), list(property_ids))
+    props = _select_properties(list(properties), list(property_ids), (a, b))
     names = [f"{rs.label}--{p.id}.itf.json" for rs in (a, b) for p in props]
     names += [f"{rs.label}--b--{verb}-{k.value}.scenario.toml" for rs in (a, b) for verb in ("allows", "refuses") for k in ActionKind]
     _check_out_dir(out_dir, names)
     _check_page_file(html_file)
-    with progress.display(None, quiet, verbose):
-        result = diff(a, b, props, scope, seed=seed, timeout=timeout)
+    started = time.monotonic()
+    output = output_for(output_format, "diff", out)
+    with progress.display(None, quiet, verbose) as shown:
+        try:
+            result = diff(a, b, props, scope, seed=seed, timeout=timeout, jobs=jobs or available_cores(), listener=shown.listener)
+        except Interrupted:
+            output.finish(Summary("diff", {}, time.monotonic() - started, ExitCode.INTERRUPTED))
+            raise
     paths: dict = {}
     for f in result.flips:
         r = f.violated
@@ -382,7 +450,7 @@ def diff_command(ruleset_a, ruleset_b, without_a, without_b, property_ids, prope
     # two files of one name (`diff x.toml mtg-current`, both named mtg-current) get the side as a suffix
     stem = {id(a): a.label, id(b): b.label} if a.label != b.label else {id(a): f"{a.label}--a", id(b): f"{b.label}--b"}
     for d in result.behaviours:
-        allowed, refused = behaviour_scenarios(d, cites)
+        allowed, refused = behaviour_scenarios(d, cites, out_dir)
         written = (
             out_dir / f"{stem[id(d.allowing)]}--allows-{d.kind.value}.scenario.toml",
             out_dir / f"{stem[id(d.refusing)]}--refuses-{d.kind.value}.scenario.toml",
@@ -395,7 +463,6 @@ def diff_command(ruleset_a, ruleset_b, without_a, without_b, property_ids, prope
         paths[id(d)] = written
     if html_file is not None:
         _write_page(html_file, diff_page(result, paths))
-    output = output_for(output_format, "diff", out)
     output.diff(result, paths)
     if html_file is not None and output_format == "text":
         out.print(f"page written to {html_file}; open it in a browser", markup=False)
@@ -417,7 +484,7 @@ def diff_exit_code(result) -> int:
 COVERAGE_EXIT_CODES = (
     "Exit codes: 0 every rule in force is guarded or unguarded with a reason the file gives (documented, or declared dead);"
     " 1 some rule is unguarded for no declared reason; 2 bad input or usage; 3 some check had no answer in time;"
-    " 4 a counterexample did not replay (a checker bug)."
+    " 4 a counterexample did not replay (a checker bug); 130 interrupted (Ctrl-C): the rows checked so far are printed."
 )
 
 
@@ -426,36 +493,41 @@ COVERAGE_EXIT_CODES = (
 @click.option("--without", "-w", multiple=True, metavar="RULE", help="Remove this rule before measuring (repeatable).")
 @property_options
 @scope_options
-@click.option("--seed", default=0, show_default=True, help="Z3's random seed; the same seed gives the same output.")
-@click.option("--timeout", default=60.0, show_default=True, help="Seconds allowed per check (rule removed and property).")
+@seed_option
+@timeout_option("check (rule removed and property)")
 @click.option("--format", "output_format", type=click.Choice(FORMATS), default="text", show_default=True, help=FORMAT_HELP)
+@jobs_option("the unmodified rule set and runs of the rules to remove")
 @progress_options
 @project_defaults
-def coverage_command(ruleset_name, without, property_ids, properties, players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size, seed, timeout, output_format, quiet, verbose, project) -> int:
+def coverage_command(ruleset_name, without, property_ids, properties, players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size, seed, timeout, output_format, jobs, quiet, verbose, project) -> int:
     """Remove each rule of RULESET in turn and re-check every property: print which property fails (at
     which depth) for each removed rule, and list the unguarded rules, whose removal no property notices."""
     scope = _scope(players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size)
-    if timeout <= 0:
-        raise InputError(f"--timeout must be more than 0 seconds, got {timeout:g}")
     ruleset = _ruleset(project, ruleset_name).without(list(without))
-    props = _select_properties(list(properties), list(property_ids))
+    props = _select_properties(list(properties), list(property_ids), (ruleset,))
     started = time.monotonic()
-    with progress.display(None, quiet, verbose):
-        rows = coverage(ruleset, props, scope, seed=seed, timeout=timeout)
     output = output_for(output_format, "coverage", out)
-    output.coverage(ruleset, scope, rows, props)
-    code = coverage_exit_code(rows)
-    output.finish(coverage_summary(rows, time.monotonic() - started, code))
+    with progress.display(None, quiet, verbose) as shown:
+        try:
+            result = coverage(ruleset, props, scope, seed=seed, timeout=timeout, jobs=jobs or available_cores(), listener=shown.listener)
+        except Interrupted as e:
+            if e.known is not None:
+                output.coverage(e.known, props)
+            output.finish(coverage_summary(e.known, time.monotonic() - started, ExitCode.INTERRUPTED))
+            raise
+    output.coverage(result, props)
+    code = coverage_exit_code(result)
+    output.finish(coverage_summary(result, time.monotonic() - started, code))
     return code
 
 
-def coverage_exit_code(rows) -> int:
-    verdicts = {r.verdict for row in rows for r in row.results}
+def coverage_exit_code(result) -> int:
+    verdicts = {r.verdict for row in result.rows for r in row.results} | {r.verdict for r in result.baseline}
     if Verdict.ERROR in verdicts:
         return CHECKER_BUG
-    if any(row.reason.startswith("no property") for row in rows):
+    if any(row.reason.startswith("no property") for row in result.rows):
         return ExitCode.VIOLATED
-    if any(row.reason.startswith("not decided") for row in rows):
+    if any(row.reason.startswith("not decided") for row in result.rows) or Verdict.UNKNOWN in verdicts:
         return ExitCode.UNKNOWN
     return ExitCode.OK
 
@@ -569,7 +641,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         code = app.main(args=argv if argv is not None else sys.argv[1:], prog_name="zoneproof", standalone_mode=False)
     except InputError as e:
-        print(f"zoneproof: {e}", file=sys.stderr)
+        for line in str(e).splitlines():  # every error of a file, one per line
+            print(f"zoneproof: {line}", file=sys.stderr)
         return ExitCode.BAD_INPUT
     except click.exceptions.NoArgsIsHelpError as e:
         print(e.ctx.get_help() if e.ctx else "usage: zoneproof COMMAND; see `zoneproof --help`")
@@ -580,10 +653,19 @@ def main(argv: list[str] | None = None) -> int:
         return ExitCode.BAD_INPUT
     except click.exceptions.Exit as e:
         return e.exit_code
-    except click.exceptions.Abort:
+    except click.exceptions.Abort as e:
+        if isinstance(e.__cause__, KeyboardInterrupt):
+            return _interrupted()
         print("zoneproof: aborted", file=sys.stderr)
         return ExitCode.BAD_INPUT
+    except KeyboardInterrupt:
+        return _interrupted()
     return int(code) if isinstance(code, int) else ExitCode.OK
+
+
+def _interrupted() -> int:
+    print("zoneproof: interrupted (Ctrl-C): the results printed are those finished before it; nothing else was written", file=sys.stderr)
+    return ExitCode.INTERRUPTED
 
 
 def entry_point() -> None:
@@ -593,4 +675,6 @@ def entry_point() -> None:
     except BrokenPipeError:  # the reader went away (`zoneproof list | head`): stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         code = ExitCode.OK
+    except KeyboardInterrupt:
+        code = _interrupted()
     sys.exit(code)

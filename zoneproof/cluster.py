@@ -34,6 +34,15 @@ class _Future:
     def __init__(self, future):
         self.future = future
 
+    def done(self) -> bool:
+        return self.future.done()
+
+    def cancelled(self) -> bool:
+        return self.future.cancelled()
+
+    def exception(self):
+        return self.future.exception()
+
     def result(self):
         from concurrent.futures import CancelledError
 
@@ -73,7 +82,7 @@ def dask_pool(address: str, listener: Callable[[progress.Activity], None] | None
     except (OSError, TimeoutError, ValueError) as e:
         raise InputError(f"--scheduler {address}: cannot reach a Dask scheduler there ({' '.join(str(e).split()[:16])});"
                          " give the address `dask scheduler` prints, as in tcp://127.0.0.1:8786") from None
-    with client:
+    with client:  # closing it releases the tasks it submitted, also when an interrupt leaves them unfinished
         if listener is not None:
             client.subscribe_topic(PROGRESS_TOPIC, lambda event: listener(progress.Activity(**event[1])))
         yield DaskPool(client, listener)

@@ -14,7 +14,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .errors import InputError, Location, did_you_mean
-from .ruleset import Expectation, RuleSet, load_ruleset, parse_toml, read_expectation
+from .ruleset import Expectation, RuleSet, load_ruleset, read_expectation
+from .tomlfile import parse_toml
 
 CONFIG_FILE = "zoneproof.toml"
 PYPROJECT = "pyproject.toml"
@@ -70,6 +71,10 @@ class Project:
 
     def rulesets(self) -> list[RuleSet]:
         return [self.with_expectations(load_ruleset(name)) for name in self.settings.get("rulesets", ())]
+
+    def location(self, key: str) -> Location:
+        """Where the config sets `key` (for an error about its value)."""
+        return _ConfigReader(self.path.read_text(encoding="utf-8"), str(self.path), self.table).location(key)
 
 
 def find_project(start: Path | None = None) -> Project | None:
@@ -154,9 +159,12 @@ class _ConfigReader:
         self.path = path
         self.table = table
 
-    def fail(self, message: str, needle: str | None = None):
+    def location(self, needle: str | None) -> Location:
         line = next((n for n, content in enumerate(self.lines, start=1) if needle and content.strip().startswith(needle)), None)
-        raise InputError(message, Location(self.path, line))
+        return Location(self.path, line)
+
+    def fail(self, message: str, needle: str | None = None):
+        raise InputError(message, self.location(needle))
 
     def expect_type(self, key: str, value, kind) -> None:
         names = {list: "a list", int: "a whole number", bool: "true or false", str: "a string", (int, float): "a number"}

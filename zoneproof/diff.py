@@ -15,13 +15,18 @@ not replay that way is a checker bug.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from functools import partial
+from pathlib import Path
 
 import z3
 
 from . import progress
+from .batch import in_order
 from .check import CheckResult, Verdict, check_properties
 from .encode.system import TransitionSystem
+from .errors import Interrupted
 from .interpreter import IllegalAction, World, apply
 from .model import ActionKind, GameState, Scope, Step
 from .properties import Property
@@ -63,6 +68,7 @@ class BehaviourDifference:
     steps: tuple[Step, ...] = field(repr=False)  # under `allowing`
     refused: str  # why `refusing` does not allow the last step: "illegal: ..." or what it does instead
     refused_state: GameState | None = field(default=None, repr=False)  # where `refusing` ends instead, if legal
+    shortest: str = ""  # "" when no shorter run exists; else why a shorter one was not ruled out
 
 
 @dataclass(frozen=True)
@@ -117,19 +123,30 @@ def rule_differences(a: RuleSet, b: RuleSet) -> list[RuleDifference]:
     return found
 
 
-def diff(a: RuleSet, b: RuleSet, props: list[Property], scope: Scope, seed: int = 0, timeout: float = 60.0) -> DiffResult:
+def diff(a: RuleSet, b: RuleSet, props: list[Property], scope: Scope, seed: int = 0, timeout: float = 60.0, jobs: int = 1,
+         listener: Callable[[progress.Activity], None] | None = None) -> DiffResult:
+    """The comparison; the checks of A, those of B and the search for behaviours that differ are
+    tasks for up to `jobs` worker processes (`batch.in_order`, whose workers report their progress
+    to `listener`). An interrupt raises Interrupted (with nothing known: the comparison is reported
+    whole or not at all)."""
     started = time.monotonic()
     kinds_a = [d.kind for d in a.actions]
     kinds_b = [d.kind for d in b.actions]
     actions = ([k for k in kinds_a if k not in kinds_b], [k for k in kinds_b if k not in kinds_a])
-    results = list(zip(
-        check_properties(a, props, scope, seed=seed, timeout=timeout),
-        check_properties(b, props, scope, seed=seed, timeout=timeout),
-    ))
     # One state space for both: commander slots when either is of the Commander variant (in a rule
     # set of the base game a commander slot is an ordinary card that starts in the command zone).
-    scope = max(a.scope_for(scope), b.scope_for(scope), key=lambda s: s.commanders)
-    behaviours, problems = behaviour_differences(a, b, scope, seed, timeout)
+    joint = max(a.scope_for(scope), b.scope_for(scope), key=lambda s: s.commanders)
+    tasks = [partial(check_properties, side, props, scope, seed=seed, timeout=timeout) for side in (a, b)]
+    tasks.append(partial(behaviour_differences, a, b, joint, seed, timeout))
+    try:
+        checked_a, checked_b, (behaviours, problems) = in_order(tasks, jobs, listener)
+    except Interrupted as e:
+        raise Interrupted(None) from e
+    # Results made in a worker process hold copies of the rule sets; the report tells the sides apart by identity.
+    side = lambda ruleset: a if ruleset == a else b  # noqa: E731
+    results = [(replace(ra, ruleset=a), replace(rb, ruleset=b)) for ra, rb in zip(checked_a, checked_b)]
+    behaviours = [replace(d, allowing=side(d.allowing), refusing=side(d.refusing)) for d in behaviours]
+    scope = joint
     for ra, rb in results:
         for r, side in ((ra, a), (rb, b)):
             if r.verdict is Verdict.ERROR:
@@ -199,8 +216,11 @@ def behaviour_differences(a: RuleSet, b: RuleSet, scope: Scope, seed: int, timeo
             e = product.enc[allowing]
             t = _last_step(product, model)
             kind = list(ActionKind)[model.eval(e.step(t).kind, model_completion=True).as_long()]
+            not_shortest = ""
             while t > 0:  # shortest first
                 shorter = check(solver, product.kinds([kind]) + [z3.Not(x) for x in product.last[t:]], timeout * 1000)
+                if shorter.answer is Answer.UNKNOWN:
+                    not_shortest = f"{shorter.reason}: a run shorter than {t + 1} steps was not ruled out"
                 if shorter.answer is not Answer.SAT:
                     break
                 model, t = shorter.model, _last_step(product, shorter.model)
@@ -209,7 +229,7 @@ def behaviour_differences(a: RuleSet, b: RuleSet, scope: Scope, seed: int, timeo
             if isinstance(outcome, Problem):
                 problems.append(outcome)
             else:
-                found.append(outcome)
+                found.append(replace(outcome, shortest=not_shortest))
     return found, problems
 
 
@@ -250,21 +270,21 @@ def _as_trace(d: BehaviourDifference, ruleset: RuleSet, steps: tuple[Step, ...])
     )
 
 
-def behaviour_scenarios(d: BehaviourDifference, cites: list[str]) -> tuple[dict, dict]:
+def behaviour_scenarios(d: BehaviourDifference, cites: list[str], folder: Path | None = None) -> tuple[dict, dict]:
     """Two scenario documents for `zoneproof run`: the run under the side that allows it, each step
     with what it changes; and the same run under the side that forbids its last step, which there is
     marked illegal or expected to end where that side puts it."""
     k = len(d.steps)
-    allowed = scenario_from_trace(_as_trace(d, d.allowing, d.steps), "")
+    allowed = scenario_from_trace(_as_trace(d, d.allowing, d.steps), "", folder)
     allowed["name"] = f"{d.allowing.label} allows this {d.kind.value} at step {k}; {d.refusing.label} does not"
     allowed["cites"] = cites
     if d.refused_state is None:
-        refused = scenario_from_trace(_as_trace(d, d.refusing, d.steps[:-1]), "")
-        last = {key: value for key, value in scenario_from_trace(_as_trace(d, d.allowing, d.steps), "")["step"][-1].items() if key != "expect"}
+        refused = scenario_from_trace(_as_trace(d, d.refusing, d.steps[:-1]), "", folder)
+        last = {key: value for key, value in scenario_from_trace(_as_trace(d, d.allowing, d.steps), "", folder)["step"][-1].items() if key != "expect"}
         refused["step"].append(last | {"illegal": True})
     else:
         steps = d.steps[:-1] + (Step(d.steps[-1].action, d.refused_state),)
-        refused = scenario_from_trace(_as_trace(d, d.refusing, steps), "")
+        refused = scenario_from_trace(_as_trace(d, d.refusing, steps), "", folder)
     refused["name"] = f"{d.refusing.label} does not allow the {d.kind.value} at step {k} that {d.allowing.label} allows"
     refused["cites"] = cites
     return allowed, refused

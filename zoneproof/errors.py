@@ -13,6 +13,8 @@ class ExitCode(IntEnum):
     VIOLATED = 1  # for replay: the trace did not reproduce
     BAD_INPUT = 2
     UNKNOWN = 3
+    CHECKER_BUG = 4  # a counterexample or example that did not replay in the interpreter
+    INTERRUPTED = 130  # Ctrl-C (SIGINT), as a shell reports a command that SIGINT ended
 
 
 @dataclass(frozen=True)
@@ -49,10 +51,33 @@ class InputError(Exception):
         return f"{where}: error: {one_line}"
 
 
+class InputErrors(InputError):
+    """Every error found in one file, each rendered on a line of its own."""
+
+    def __init__(self, errors: list[InputError]):
+        super().__init__(errors[0].message, errors[0].location)
+        self.errors = tuple(errors)
+
+    def __str__(self) -> str:
+        return "\n".join(str(e) for e in self.errors)
+
+
 def did_you_mean(word: str, choices: Iterable[str]) -> str:
     """' (did you mean 'x'?)' when a close match exists, else ''."""
     matches = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
     return f" (did you mean '{matches[0]}'?)" if matches else ""
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C (SIGINT) stopped the work; `known` holds what was finished before it (what that is
+    depends on who raises it: the results of the checks done, the tasks that had finished)."""
+
+    def __init__(self, known=()):
+        super().__init__()
+        self.known = known
+
+    def __reduce__(self):  # raised in a worker process, it is pickled with what it carries
+        return (type(self), (self.known,))
 
 
 class CheckerBug(Exception):

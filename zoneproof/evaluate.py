@@ -167,19 +167,6 @@ def int_reach(target: Property | Expr, variable_bound: int) -> int:
     return best
 
 
-def orders_objects(target: Property | Expr) -> bool:
-    """Whether the expression compares the positions of two objects (`pos(c) < pos(d)`): a claim
-    about the order of every pair of objects in a zone, whose encoding is the largest by far."""
-
-    def compares(node) -> bool:
-        match node:
-            case BinOp(op, Apply("pos", left, _), Apply("pos", right, _)) if op in ("<", "<=", ">", ">=") and left != right:
-                return True
-        return any(compares(child) for child in _children(node))
-
-    return compares(target.expr if isinstance(target, Property) else target)
-
-
 def _children(node) -> list:
     found = []
     for f in dataclasses.fields(node):
@@ -403,6 +390,7 @@ def evaluate_concrete(
     players: int | None = None,
     ruleset: RuleSet | None = None,
     hand: int = 2,
+    hand_modifiers: tuple[int, ...] = (),
     team_size: int = 0,
 ) -> bool:
     """Whether the property holds of `before` (an always property) or of the step
@@ -411,5 +399,5 @@ def evaluate_concrete(
         raise ValueError(f"step property '{prop.id}' needs an action and the next state")
     if players is None:
         players = 1 + max((s.owner for s in slots), default=-1)
-    backend = ConcreteBackend(slots, card_types, before, action, after, ruleset, hand, team_size)
+    backend = ConcreteBackend(slots, card_types, before, action, after, ruleset, hand, hand_modifiers, team_size)
     return bool(evaluate(prop, backend, slots, players))

@@ -16,14 +16,14 @@ import z3
 
 from . import progress
 from .errors import CheckerBug
-from .check import CheckResult, Unrolling, Verdict, counterexample, first_step, prove_together
+from .check import CheckResult, Search, Unrolling, Verdict, counterexample, first_step, prove_together
 from .interpreter import IllegalAction, World, apply, sees
 from .model import PLAYER_NAMES, Action, ActionKind, Behaviour, GameState, Scope
 from .properties import BinOp, Expr, Property, PropertyKind, Quant, expr_text, parse_properties
 from .replay import execute
 from .report import changes, describe_action
 from .ruleset import RuleSet
-from .solver import Answer, check, new_solver
+from .solver import Answer, SolverResult, check, new_solver
 from .terms import And, Not, Or, Xor
 from .trace import Trace
 
@@ -101,6 +101,8 @@ class LintReport:
     properties: tuple[PropertyFinding, ...]
     conflicts: tuple[Conflict, ...]
     seconds: float
+    unanswered: tuple[str, ...] = ()  # the searches for conflicts that Z3 gave no answer to in time
+    checker_bugs: tuple[str, ...] = ()  # examples of Z3's that the interpreter does not reproduce
 
     @property
     def findings(self) -> tuple:
@@ -124,14 +126,14 @@ def lint(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int = 0, t
     progress.working_on(ruleset.label, "lint")
     started = time.monotonic()
     scope = ruleset.scope_for(scope)
-    start_conflict = initial_conflict(ruleset, scope, seed, timeout)
-    if start_conflict is not None:
+    start = initial_conflict(ruleset, scope, seed, timeout)
+    if start.conflict is not None:
         unreachable = "nothing is reachable: the start of the game is impossible under these rules"
         return LintReport(
             ruleset, scope,
             tuple(ActionFinding(a.kind, Status.DEAD, 0, unreachable) for a in ruleset.actions),
             (), tuple(PropertyFinding(p, Status.VACUOUS, (), unreachable) for p in props),
-            (start_conflict,), time.monotonic() - started,
+            (start.conflict,), time.monotonic() - started, start.unanswered,
         )
     action_probes = {a.kind: _action_probe(ruleset, a.kind) for a in ruleset.actions}
     trigger_probes = {p.id: _trigger_probes(p, _triggers(p)) for p in props}
@@ -149,13 +151,15 @@ def lint(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int = 0, t
     properties = tuple(_property_finding(p, [probe(q) for q in trigger_probes[p.id]]) for p in props)
     unchanged = _unchanging_rules(prober, [r.id for r in ruleset.in_force if ruleset.dead_reason("rule", r.id)])
     rules = tuple(unchanged.get(rule.id) or _rule_finding(prober, rule.id) for rule in ruleset.in_force)
-    conflicts = tuple(c for c in [event_conflict(prober)] if c is not None)
+    event = event_conflict(prober)
+    searches = (start, event)
     return LintReport(
         ruleset, scope,
         tuple(replace(f, known=ruleset.dead_reason("action", f.action.value)) if f.status is Status.DEAD else f for f in actions),
         tuple(replace(f, known=ruleset.dead_reason("rule", f.rule)) if f.status is Status.DEAD else f for f in rules),
         tuple(replace(f, known=_vacuity_expected(ruleset, f.prop.id)) if f.status is Status.VACUOUS else f for f in properties),
-        conflicts, time.monotonic() - started,
+        tuple(s.conflict for s in searches if s.conflict is not None), time.monotonic() - started,
+        tuple(s.unanswered for s in searches if s.unanswered), tuple(s.checker_bug for s in searches if s.checker_bug),
     )
 
 
@@ -182,10 +186,11 @@ class _Prober:
     def ascending(self, goal_at, first: int, last: int):
         """Like `least`, asking step by step from the first: cheaper when the goal needs two copies
         of a step's transition (the search for a rule that matters)."""
+        search = Search(None, least=True, completed=last)
         for k in range(first, last + 1):
             search = self.least(goal_at, k, k)
             if search.found is not None or search.unknown:
-                return search
+                return replace(search, completed=k - 1)
         return search
 
     def before_step(self, formula_at):
@@ -320,17 +325,26 @@ def _rule_finding(prober: _Prober, rule_id: str) -> RuleFinding:
         reason = f"restates {rule.restates}" if rule.restates else "constrains no transition"
         return RuleFinding(rule_id, Status.DOCUMENTED, reason)
     e = prober.system
+    view_unknown = ""
     if not z3.is_false(e.visibility_without(0, rule_id)):
         view = prober.least(lambda k: prober.unrolling.reached(k, e.visibility_without(k, rule_id)), 0, scope.depth)
         if view.found is not None:
             return _confirm_view_change(e, *view.found, ruleset, rule_id, scope)
+        view_unknown = view.unknown
     search = prober.ascending(prober.before_step(lambda k: _removal_changes(e, k, rule_id)), 0, scope.depth - 1)
     if search.found is None:
         if search.unknown:
-            return RuleFinding(rule_id, Status.UNKNOWN, f"{search.unknown}: no answer whether removing it changes a step")
+            return RuleFinding(rule_id, Status.UNKNOWN, f"{search.unknown}: no answer whether removing it changes a step{_completed(search)}")
+        if view_unknown:
+            return RuleFinding(rule_id, Status.UNKNOWN, f"{view_unknown}: removing it changes no step within {scope.depth} steps, but there was no answer whether it changes a player's view")
         return RuleFinding(rule_id, Status.DEAD, _dead_rule_detail(prober, rule_id))
     k, model = search.found
     return _confirm_rule_matters(e, model, k, ruleset, rule_id, scope)
+
+
+def _completed(search: Search) -> str:
+    """How far a search that had no answer got: the steps it ruled out before it."""
+    return f" (none in steps 1..{search.completed + 1})" if search.completed >= 0 else ""
 
 
 def _unchanging_rules(prober: _Prober, rule_ids: list[str]) -> dict[str, RuleFinding]:
@@ -440,18 +454,30 @@ def _outcome(world: World, state: GameState, action: Action) -> GameState | str:
 # ---------------------------------------------------------------- conflicts
 
 
-def _minimal_core(solver: z3.Solver, literals: dict[str, z3.BoolRef], timeout: float) -> tuple[str, ...] | None:
-    """A minimal set of rule literals under which the solver's facts are unsatisfiable (deletion
-    minimisation of Z3's core), or None when the facts are satisfiable with every rule in force."""
+@dataclass(frozen=True)
+class ConflictSearch:
+    """The outcome of a search for a conflict: one found, no answer in time, or a checker bug."""
+
+    conflict: Conflict | None = None
+    unanswered: str = ""  # why there was no answer, and what the question was
+    checker_bug: str = ""
+
+
+def _minimal_core(solver: z3.Solver, literals: dict[str, z3.BoolRef], timeout: float) -> tuple[SolverResult, tuple[str, ...], bool]:
+    """Whether the solver's facts are unsatisfiable with every rule in force (the answer) and, when
+    they are, a set of rules responsible: Z3's core, minimised by deletion; and whether it is
+    minimal (a deletion query without an answer keeps its rule)."""
     answer = check(solver, list(literals.values()), timeout * 1000)
     if answer.answer is not Answer.UNSAT:
-        return None
+        return answer, (), False
     core = [rule_id for rule_id, lit in literals.items() if str(lit) in answer.core]
+    minimal = True
     for rule_id in list(core):
-        trial = [literals[r] for r in core if r != rule_id]
-        if check(solver, trial, timeout * 1000).answer is Answer.UNSAT:
+        trial = check(solver, [literals[r] for r in core if r != rule_id], timeout * 1000)
+        if trial.answer is Answer.UNSAT:
             core.remove(rule_id)
-    return tuple(core)
+        minimal = minimal and trial.answer is not Answer.UNKNOWN
+    return answer, tuple(core), minimal
 
 
 def _rule_solver(e, ruleset: RuleSet, seed: int) -> tuple[z3.Solver, dict[str, z3.BoolRef]]:
@@ -461,23 +487,31 @@ def _rule_solver(e, ruleset: RuleSet, seed: int) -> tuple[z3.Solver, dict[str, z
     return solver, {r.id: e.rule_literal[r.id] for r in ruleset.in_force}
 
 
-def initial_conflict(ruleset: RuleSet, scope: Scope, seed: int, timeout: float) -> Conflict | None:
+def _core_rules(core: tuple[str, ...], minimal: bool) -> tuple[str, ...]:
+    return core if minimal else (*core, "(not minimised: no answer in time)")
+
+
+def initial_conflict(ruleset: RuleSet, scope: Scope, seed: int, timeout: float) -> ConflictSearch:
     """The rules that make the start of a game impossible, if any."""
     e = Unrolling(ruleset, replace(scope, depth=0)).system
     solver, literals = _rule_solver(e, ruleset, seed)
     solver.add(e.init())
-    core = _minimal_core(solver, literals, timeout)
-    if core is None:
-        return None
-    return Conflict(core, "the start of a game (each deck in its owner's library)", 0, None, None)
+    answer, core, minimal = _minimal_core(solver, literals, timeout)
+    if answer.answer is Answer.UNKNOWN:
+        return ConflictSearch(unanswered=f"{answer.reason}: no answer whether the start of a game is possible")
+    if answer.answer is Answer.SAT:
+        return ConflictSearch()
+    return ConflictSearch(Conflict(_core_rules(core, minimal), "the start of a game (each deck in its owner's library)", 0, None, None))
 
 
-def event_conflict(prober: _Prober) -> Conflict | None:
+def event_conflict(prober: _Prober) -> ConflictSearch:
     """The first reachable state where some action applies to its target but has no legal outcome."""
     e, ruleset, scope, seed, timeout = prober.system, prober.ruleset, prober.scope, prober.seed, prober.timeout
     search = prober.least(prober.before_step(e.no_outcome), 0, scope.depth - 1)
     if search.found is None:
-        return None
+        if search.unknown:
+            return ConflictSearch(unanswered=f"{search.unknown}: no answer whether some action is left with no legal outcome{_completed(search)}")
+        return ConflictSearch()
     k, model = search.found
     card_types, states, actions = e.decode(model, k + 1, final_state=False)
     world = World.of(ruleset, e.slots, card_types, scope)
@@ -486,14 +520,16 @@ def event_conflict(prober: _Prober) -> Conflict | None:
     shown = describe_action(event, e.slots)
     refused = _outcome(world, states[k], event)
     if mismatch or not isinstance(refused, str):
-        problem = mismatch or f"the interpreter carries out {shown}"
-        raise CheckerBug(f"a conflict found by Z3 does not replay: {problem}")
+        return ConflictSearch(checker_bug=f"a conflict found by Z3 does not replay: {mismatch or f'the interpreter carries out {shown}'}")
     solver, literals = _rule_solver(e, ruleset, seed)
     solver.add(e.types_are(card_types) + e.state_is(k, states[k]) + e.action_is(k, event) + e.trans(k))
-    core = _minimal_core(solver, literals, timeout) or ()
+    answer, core, minimal = _minimal_core(solver, literals, timeout)
+    if answer.answer is Answer.SAT:
+        return ConflictSearch(checker_bug=f"Z3 finds no legal outcome for {shown} after {k} steps, but has one for that state and action")
+    rules = ("(not named: no answer in time)",) if answer.answer is Answer.UNKNOWN else _core_rules(core, minimal)
     trace = Trace(
         ruleset_name=ruleset.name, ruleset_origin=ruleset.origin, ruleset_sha256=ruleset.sha256, removed=ruleset.removed,
         property_id="conflict", property_cites=core, property_kind=PropertyKind.STEP.value, property_text="",
         scope=scope, seed=seed, card_types=card_types, initial=states[0], steps=tuple(steps), violation_step=k,
     )
-    return Conflict(core, f"{shown} ({refused})", k, trace, event)
+    return ConflictSearch(Conflict(rules, f"{shown} ({refused})", k, trace, event))

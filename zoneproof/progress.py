@@ -64,18 +64,24 @@ def relay(listener: Callable[[Activity], None] | None, mp_context) -> Iterator[d
         yield {}
         return
     queue = mp_context.Queue()
+    stopped = threading.Event()
 
     def forward():
         while (activity := queue.get()) is not None:
-            listener(activity)
+            if not stopped.is_set():
+                listener(activity)
 
     reader = threading.Thread(target=forward, daemon=True)
     reader.start()
     try:
         yield {"initializer": _put_on, "initargs": (queue,)}
-    finally:
-        queue.put(None)
-        reader.join(timeout=5)
+    except BaseException:
+        # The workers were stopped (pool.py), perhaps while one wrote to the queue: leave the reader
+        # waiting (it is a daemon thread) and pass on nothing more.
+        stopped.set()
+        raise
+    queue.put(None)
+    reader.join(timeout=5)
 
 
 class Display:

@@ -105,7 +105,8 @@ def format_steps(slots, card_types, players, initial: GameState, steps: tuple[St
 
 def result_line(r: CheckResult, width: int = 24) -> str:
     cites = ", ".join(r.prop.cites)
-    line = f"{r.ruleset.label:<{max(width, len(r.ruleset.label))}} {r.prop.id:<22} {r.verdict.value:<9} depth {r.depth:<3} {r.seconds:6.2f}s  [{cites}]"
+    depth = r.depth if r.depth >= 0 else "-"
+    line = f"{r.ruleset.label:<{max(width, len(r.ruleset.label))}} {r.prop.id:<22} {r.verdict.value:<9} depth {depth:<3} {r.seconds:6.2f}s  [{cites}]"
     if r.reason:
         line += f"  ({r.reason})"
     if r.inductive:
@@ -182,7 +183,11 @@ def format_scenario(result) -> list[str]:
     scenario = result.scenario
     world = scenario.world
     mark = "✓" if result.passed else "✗"
-    lines = [f"{mark} {scenario.name}  ({scenario.path}; cites {', '.join(scenario.cites) or 'nothing'})"]
+    outside = cites_outside(scenario)
+    note = f"; {', '.join(outside)} not in {world.ruleset.name}" if outside else ""
+    lines = [f"{mark} {scenario.name}  ({scenario.path}; cites {', '.join(scenario.cites) or 'nothing'}{note})"]
+    if scenario.padding:
+        lines.append(f"  also in the game (so that every player has as many cards of each kind): {', '.join(padding_labels(scenario))}")
     state = scenario.start
     failures = {}
     for f in result.failures:
@@ -201,6 +206,24 @@ def format_scenario(result) -> list[str]:
         if number > len(result.steps):
             lines += [f"  {number:>3}.  ✗ {message}" for message in failures[number]]
     return lines
+
+
+def cites_outside(scenario) -> list[str]:
+    """The rules a scenario cites that its rule set does not model."""
+    modelled = {r.id for r in scenario.world.ruleset.rules}
+    return [c for c in scenario.cites if c not in modelled]
+
+
+def padding(scenario) -> list[tuple[str, str, str]]:
+    """(card, zone, owner) of each card the scenario file does not list, added so that every player
+    has as many cards of each kind."""
+    slots = {s.name: s for s in scenario.world.slots}
+    return [(name, scenario.start.objects[slots[name].index].zone.value, PLAYER_NAMES[slots[name].owner]) for name in scenario.padding]
+
+
+def padding_labels(scenario) -> list[str]:
+    """`B1 (library/B)` for each card of the padding."""
+    return [f"{name} ({zone}/{owner})" for name, zone, owner in padding(scenario)]
 
 
 def format_replay(c) -> list[str]:
@@ -275,6 +298,7 @@ def format_diff_behaviours(result, paths: dict) -> list[str]:
         lines.append(
             f"  {d.kind.value}: allowed by {result.name(d.allowing)}, not by {result.name(d.refusing)} ({k} step{'s' * (k != 1)})"
             + (f", written to {written[0]} and {written[1]}" if written else "")
+            + (f" (not the shortest: {d.shortest})" if d.shortest else "")
         )
         slots = slots_for(d.scope)
         body = format_steps(slots, d.card_types, d.scope.players, d.initial, d.steps)
@@ -353,7 +377,9 @@ def format_lint(report, written: dict) -> list[str]:
     for gap in report.ruleset.gaps:
         lines.append(f"    gap       {gap.name}: left out of the search for conflicts (known: {gap.reason})")
     if not report.conflicts:
-        lines.append("  conflicts   none")
+        lines.append("  conflicts   none" if not report.unanswered and not report.checker_bugs else "  conflicts   none found")
+    lines += [f"    unknown   {what}" for what in report.unanswered]
+    lines += [f"    error     {what}" for what in report.checker_bugs]
     for index, c in enumerate(report.conflicts):
         where = "at the start of a game" if c.action is None else f"after {c.step} step{'s' * (c.step != 1)}"
         lines.append(f"  conflict    rules {', '.join(c.rules) or '(none: the model itself)'} leave no outcome {where}: {c.event}")
@@ -362,6 +388,10 @@ def format_lint(report, written: dict) -> list[str]:
     known = sum(bool(f.known) for f in report.findings) + len(report.ruleset.gaps)
     if report.problems:
         lines.append(f"  ✗ {report.problems} problem{'s' * (report.problems != 1)}" + (f" ({known} more known)" if known else ""))
+    elif report.checker_bugs or any(f.status.value == "error" for f in report.findings):
+        lines.append("  ! no problem found, but Z3 and the interpreter disagree about an example (a checker bug)")
+    elif report.unanswered or any(f.status.value == "unknown" for f in report.findings):
+        lines.append("  ? no problem found, but some questions had no answer in time (see `unknown` above)")
     else:
         lines.append("  ✓ no problems" + (f" ({known} known finding{'s' * (known != 1)}, with reasons in the rule set)" if known else ""))
     return lines
@@ -374,18 +404,26 @@ def _cell(r: CheckResult) -> str:
     return {"violated": str(r.depth), "holds": ".", "unknown": "?", "error": "!"}.get(r.verdict.value, "?")
 
 
-def format_coverage(ruleset: RuleSet, scope, rows, props: list[Property]) -> list[str]:
+def not_applicable_warning(r: CheckResult) -> str:
+    state = f"is violated at depth {r.depth}" if r.verdict is Verdict.VIOLATED else f"has no verdict ({r.verdict.value}: {r.reason})"
+    return f"{r.prop.id} {state} with every rule in force: its column is not applicable (na), and no rule counts as guarded by it"
+
+
+def format_coverage(result, props: list[Property]) -> list[str]:
     """The rule × property matrix: the depth of the counterexample when the rule is removed, `.` when
-    the property still holds, `?` unknown, `!` a checker bug, `-` not checked; then the unguarded rules."""
-    lines = [f"coverage {ruleset.label}: {_scope_text(scope)}", "  properties:"]
+    the property still holds, `?` unknown, `!` a checker bug, `-` not checked, `na` a property that
+    does not hold with every rule in force; then the unguarded rules."""
+    rows, failing = result.rows, {r.prop.id for r in result.not_applicable}
+    lines = [f"coverage {result.ruleset.label}: {_scope_text(result.scope)}", "  properties:"]
     lines += [f"    {i:>2}  {p.id}" for i, p in enumerate(props, start=1)]
+    lines += [f"  warning: {not_applicable_warning(r)}" for r in result.not_applicable]
     width = max([12] + [len(row.rule) for row in rows])  # a named part (103.5.keep-zero) is longer than a number
     lines.append(f"  {'rule removed':<{width}}  " + " ".join(f"{i:>2}" for i in range(1, len(props) + 1)))
     for row in rows:
-        cells = [_cell(r) for r in row.results] if row.results else ["-"] * len(props)
+        cells = ["na" if r.prop.id in failing else _cell(r) for r in row.results] if row.results else ["-"] * len(props)
         lines.append(f"  {row.rule:<{width}}  " + " ".join(f"{c:>2}" for c in cells))
     unguarded = [row for row in rows if row.reason]
-    lines.append(f"  unguarded: {len(unguarded)} of {len(rows)} rules")
+    lines.append(f"  unguarded: {len(unguarded)} of {len(rows)} rules" + ("" if result.finished else f" checked before the interrupt (of {len(result.ruleset.in_force)})"))
     reason_width = max([8] + [len(row.rule) for row in unguarded])
     lines += [f"    {row.rule:<{reason_width}} {row.reason}" for row in unguarded]
     return lines

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import hashlib
 import re
-import tomllib
 from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 
 from .errors import InputError, Location, did_you_mean
+from .tomlfile import TomlFile
 from .model import GAME_ZONES, ORDERED_ZONES, PERSONAL_ZONES, PREGAME_ACTIONS, ActionKind, Behaviour, Scope, Zone
 
 # A rule number (400.3, 400.7a), optionally with a named part (103.4.look): one rule of the
@@ -65,6 +65,7 @@ class Expectation:
     property: str
     verdict: str  # "holds", "violated", or "vacuous" (holds; lint may find its trigger never fires)
     reason: str = ""
+    location: Location | None = field(default=None, compare=False)  # where the file declares it
 
 
 @dataclass(frozen=True)
@@ -248,96 +249,93 @@ def _exists(path: Path) -> bool:
         return False
 
 
+TOP_KEYS = ("name", "title", "source", "variant", "zone", "rule", "action", "expect", "dead", "unguarded", "gap")
+ZONE_KEYS = ("name", "personal", "hidden", "ordered", "called")
+RULE_KEYS = ("id", "behaviour", "summary", "without", "zones", "restates")
+ACTION_KEYS = ("name", "cites", "summary")
+KNOWN_KEYS = ("action", "rule", "reason")
+
+
 def parse_ruleset(data: bytes, path: str, origin: str) -> RuleSet:
+    """The rule set of a file; every error of the file is reported at once (InputErrors)."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
         raise InputError(f"the file is not UTF-8 text (byte {e.start})", Location(path)) from None
-    doc = parse_toml(text, path)
-    reader = _Reader(text, path)
-    name = reader.string(doc, "name", "the top level")
-    if not re.fullmatch(r"[a-z0-9][a-z0-9-]*", name):
-        reader.fail(f"rule set name '{name}' must be lower-case letters, digits and hyphens", name)
-    zones = tuple(reader.zone(z) for z in reader.table_list(doc, "zone"))
-    rules = tuple(replace(reader.rule(r), line=reader.block_line("rule", i)) for i, r in enumerate(reader.table_list(doc, "rule")))
-    actions = tuple(replace(reader.action(a), line=reader.block_line("action", i)) for i, a in enumerate(reader.table_list(doc, "action")))
-    expectations = tuple(reader.expectation(e, i) for i, e in enumerate(reader.optional_table_list(doc, "expect")))
-    for i, e in enumerate(expectations):
-        if any(x.property == e.property for x in expectations[:i]):
-            reader.fail_in_block("expect", i, f"an expectation for property '{e.property}' is already given; keep one", "property")
-    known_dead = tuple(reader.known_dead(d, i, rules, actions) for i, d in enumerate(reader.optional_table_list(doc, "dead")))
-    known_dead += tuple(
-        reader.known_dead(d, i, rules, (), table_name="unguarded") for i, d in enumerate(reader.optional_table_list(doc, "unguarded"))
-    )
-    known_dead += tuple(
-        reader.known_dead(d, i, (), actions, table_name="gap") for i, d in enumerate(reader.optional_table_list(doc, "gap"))
-    )
-    variant = doc.get("variant", "")
-    if variant != "" and variant not in VARIANTS:
-        reader.fail(f"unknown variant {variant!r}{did_you_mean(str(variant), VARIANTS)}; one of: {', '.join(VARIANTS)} (or leave it out)", "variant")
-    for r in rules:
-        if r.behaviour in COMMANDER_BEHAVIOURS and variant != "commander":
-            reader.fail(f"rule {r.id}: {r.behaviour.value} needs `variant = \"commander\"` at the top level (commanders exist only in that variant)", f'id = "{r.id}"')
-    reader.check_unique([r.id for r in rules], "rule")
-    reader.check_unique([a.kind.value for a in actions], "action")
-    reader.check_unique([z.zone.value for z in zones], "zone")
-    for r in rules:
-        if r.restates is not None and r.restates not in [x.id for x in rules]:
-            reader.fail(f"rule {r.id} restates '{r.restates}', which the file does not define", r.restates)
-    for a in actions:
-        for cite in a.cites:
-            if not RULE_ID.match(cite):
-                reader.fail(f"action {a.kind.value} cites '{cite}', which is not a rule number like 400.3", cite)
-    return RuleSet(
-        name=name,
-        title=reader.string(doc, "title", "the top level"),
-        source=reader.string(doc, "source", "the top level"),
-        origin=origin,
-        sha256=hashlib.sha256(data).hexdigest(),
-        zones=zones,
-        rules=rules,
-        actions=actions,
-        expectations=expectations,
-        known_dead=known_dead,
-        variant=variant,
-    )
+    reader = _Reader(TomlFile(text, path))
+    ruleset = reader.ruleset(data, origin)
+    reader.file.finish()
+    return ruleset
 
 
 def read_expectation(table: dict, index: int, text: str, path: str, header: str) -> Expectation:
-    """The index-th [[header]] table of a TOML file as an expectation (bad input points at its line)."""
-    return _Reader(text, path).expectation(table, index, header)
-
-
-def parse_toml(text: str, path: str) -> dict:
-    """TOML to a dict; a syntax error becomes an InputError at its line and column."""
-    try:
-        return tomllib.loads(text)
-    except RecursionError:
-        raise InputError("malformed TOML: nested too deeply", Location(path)) from None
-    except ValueError as e:
-        if not isinstance(e, tomllib.TOMLDecodeError):  # e.g. an integer with more digits than Python reads
-            raise InputError(f"malformed TOML: {' '.join(str(e).split()[:12])}", Location(path)) from None
-        m = re.search(r"line (\d+), column (\d+)", str(e))
-        line, column = (int(m.group(1)), int(m.group(2))) if m else (None, None)
-        message = re.sub(r"\s*\(at .*\)$", "", str(e))
-        raise InputError(f"malformed TOML: {message}", Location(path, line, column)) from None
+    """The index-th [[header]] table of a TOML file (`expect`, `tool.zoneproof.expect`) as an
+    expectation; its errors are located in that table."""
+    file = TomlFile(text, path)
+    file.context = (header, index)
+    expectation = file.attempt(lambda: _Reader(file).expectation(table, index, header))
+    file.finish()
+    return expectation
 
 
 class _Reader:
-    """Reads the parsed TOML document, pointing errors at the line that holds the offending value."""
+    """Reads the parsed TOML document. Each error is recorded at the table and key that hold the
+    offending value, and reading goes on with the next table (TomlFile)."""
 
-    def __init__(self, text: str, path: str):
-        self.lines = text.splitlines()
-        self.path = path
+    def __init__(self, file: TomlFile):
+        self.file = file
+        self.fail = file.fail
 
-    def fail(self, message: str, needle: str | None = None):
-        line = None
-        if needle:
-            for number, content in enumerate(self.lines, start=1):
-                if needle in content:
-                    line = number
-                    break
-        raise InputError(message, Location(self.path, line))
+    def ruleset(self, data: bytes, origin: str) -> RuleSet:
+        f, doc = self.file, self.file.doc
+        for key in doc:
+            if key not in TOP_KEYS:
+                f.attempt(lambda: self.fail(f"unknown key '{key}' at the top level{did_you_mean(key, TOP_KEYS)}; the model reads only {', '.join(TOP_KEYS)}", key))
+        name = f.attempt(lambda: self.string(doc, "name", "the top level"), "")
+        if name and not re.fullmatch(r"[a-z0-9][a-z0-9-]*", name):
+            f.attempt(lambda: self.fail(f"rule set name '{name}' must be lower-case letters, digits and hyphens", "name"))
+        title = f.attempt(lambda: self.string(doc, "title", "the top level"), "")
+        source = f.attempt(lambda: self.string(doc, "source", "the top level"), "")
+        zones = tuple(f.each("zone", f.attempt(lambda: self.table_list(doc, "zone"), []), self.zone))
+        rules = tuple(f.each("rule", f.attempt(lambda: self.table_list(doc, "rule"), []), self.rule))
+        actions = tuple(f.each("action", f.attempt(lambda: self.table_list(doc, "action"), []), self.action))
+        expectations = tuple(f.each("expect", f.attempt(lambda: self.optional_table_list(doc, "expect"), []), self.expectation))
+        for i, e in enumerate(expectations):
+            if any(x.property == e.property for x in expectations[:i]):
+                f.attempt(lambda: self.fail(f"an expectation for property '{e.property}' is already given; keep one", "property", "expect", i))
+        # Names as written, so that a rule or action with an error of its own raises no second error where it is named.
+        rule_ids = [t.get("id") for t in doc.get("rule", []) if isinstance(t, dict)] if isinstance(doc.get("rule"), list) else []
+        action_names = [t.get("name") for t in doc.get("action", []) if isinstance(t, dict)] if isinstance(doc.get("action"), list) else []
+        known_dead = tuple(f.each("dead", f.attempt(lambda: self.optional_table_list(doc, "dead"), []), lambda d, i: self.known_dead(d, rule_ids, action_names, "dead")))
+        known_dead += tuple(f.each("unguarded", f.attempt(lambda: self.optional_table_list(doc, "unguarded"), []), lambda d, i: self.known_dead(d, rule_ids, (), "unguarded")))
+        known_dead += tuple(f.each("gap", f.attempt(lambda: self.optional_table_list(doc, "gap"), []), lambda d, i: self.known_dead(d, (), action_names, "gap")))
+        variant = doc.get("variant", "")
+        if variant != "" and variant not in VARIANTS:
+            f.attempt(lambda: self.fail(f"unknown variant {variant!r}{did_you_mean(str(variant), VARIANTS)}; one of: {', '.join(VARIANTS)} (or leave it out)", "variant"))
+        rule_tables = doc.get("rule") if isinstance(doc.get("rule"), list) else []
+        index_of = {t.get("id"): i for i, t in enumerate(rule_tables) if isinstance(t, dict) and isinstance(t.get("id"), str)}
+        for r in rules if variant in ("", *VARIANTS) else ():  # an unknown variant is error enough
+            if r.behaviour in COMMANDER_BEHAVIOURS and variant != "commander":
+                f.attempt(lambda: self.fail(f"rule {r.id}: {r.behaviour.value} needs `variant = \"commander\"` at the top level (commanders exist only in that variant)", "behaviour", "rule", index_of.get(r.id)))
+        self.check_unique([r.id for r in rules], "rule", "id")
+        self.check_unique([a.kind.value for a in actions], "action", "name")
+        self.check_unique([z.zone.value for z in zones], "zone", "name")
+        for r in rules:
+            if r.restates is not None and r.restates not in rule_ids:
+                f.attempt(lambda: self.fail(f"rule {r.id} restates '{r.restates}', which the file does not define", "restates", "rule", index_of.get(r.id)))
+        for i, a in enumerate(actions):
+            for cite in a.cites:
+                if not RULE_ID.match(cite):
+                    f.attempt(lambda: self.fail(f"action {a.kind.value} cites '{cite}', which is not a rule number like 400.3", "cites", "action", i))
+        return RuleSet(
+            name=name, title=title, source=source, origin=origin, sha256=hashlib.sha256(data).hexdigest(), zones=zones, rules=rules,
+            actions=actions, expectations=expectations, known_dead=known_dead, variant=variant if isinstance(variant, str) else "",
+        )
+
+    def known_keys(self, table: dict, allowed: tuple[str, ...], where: str):
+        for key in table:
+            if key not in allowed:
+                self.fail(f"{where}: unknown key '{key}'{did_you_mean(key, allowed)}; the model reads only {', '.join(allowed)}", key)
 
     def string(self, table: dict, key: str, where: str) -> str:
         value = table.get(key)
@@ -348,7 +346,7 @@ class _Reader:
     def table_list(self, doc: dict, key: str) -> list[dict]:
         value = doc.get(key)
         if not isinstance(value, list) or not value or not all(isinstance(v, dict) for v in value):
-            self.fail(f"the rule set needs one or more [[{key}]] tables", f"[[{key}]]")
+            self.fail(f"the rule set needs one or more [[{key}]] tables", key)
         return value
 
     def optional_table_list(self, doc: dict, key: str) -> list[dict]:
@@ -357,88 +355,60 @@ class _Reader:
             self.fail(f"`{key}` must be [[{key}]] tables", key)
         return value
 
-    def block_line(self, header: str, index: int, key: str | None = None) -> int | None:
-        """The line of `key` inside the index-th [[header]] table (or of its header line)."""
-        starts = [n for n, content in enumerate(self.lines, start=1) if content.strip().startswith(f"[[{header}]]")]
-        if index >= len(starts):
-            return None
-        start = starts[index]
-        if key is None:
-            return start
-        for n in range(start + 1, len(self.lines) + 1):
-            content = self.lines[n - 1].strip()
-            if content.startswith("["):
-                break
-            if re.match(rf"[\"']?{re.escape(key)}[\"']?\s*=", content):
-                return n
-        return start
-
-    def fail_in_block(self, header: str, index: int, message: str, key: str | None = None):
-        raise InputError(message, Location(self.path, self.block_line(header, index, key)))
-
-    def known_dead(self, table: dict, index: int, rules, actions, table_name: str = "dead") -> KnownDead:
+    def known_dead(self, table: dict, rule_ids, action_names, table_name: str) -> KnownDead:
         keys = [k for k in table if k in ("action", "rule")]
-        unknown = [k for k in table if k not in ("action", "rule", "reason")]
+        unknown = [k for k in table if k not in KNOWN_KEYS]
         if unknown or len(keys) != 1:
-            self.fail_in_block(table_name, index, f'[[{table_name}]] takes `action = "..."` or `rule = "..."`, and `reason = "..."`', unknown[0] if unknown else None)
+            self.fail(f'[[{table_name}]] takes `action = "..."` or `rule = "..."`, and `reason = "..."`', unknown[0] if unknown else None)
         what = keys[0]
         if table_name == "unguarded" and what != "rule":
-            self.fail_in_block(table_name, index, "[[unguarded]] names a rule", what)
+            self.fail("[[unguarded]] names a rule", what)
         if table_name == "gap" and what != "action":
-            self.fail_in_block(table_name, index, "[[gap]] names an action", what)
+            self.fail("[[gap]] names an action", what)
         name = table[what]
-        known = [a.kind.value for a in actions] if what == "action" else [r.id for r in rules]
+        known = [n for n in (action_names if what == "action" else rule_ids) if isinstance(n, str)]
         if not isinstance(name, str) or name not in known:
-            self.fail_in_block(table_name, index, f"[[{table_name}]] names {what} {name!r}, which the file does not define{did_you_mean(str(name), known)}", what)
+            self.fail(f"[[{table_name}]] names {what} {name!r}, which the file does not define{did_you_mean(str(name), known)}", what)
         reason = table.get("reason")
         if not isinstance(reason, str) or not reason.strip():
-            self.fail_in_block(table_name, index, f'[[{table_name}]] for {what} {name} needs `reason = "..."` saying why', "reason" if "reason" in table else None)
+            self.fail(f'[[{table_name}]] for {what} {name} needs `reason = "..."` saying why', "reason" if "reason" in table else None)
         return KnownDead(what, name, reason.strip(), table_name)
 
     def expectation(self, table: dict, index: int, header: str = "expect") -> Expectation:
-        """An [[expect]] table (or the header given, in a project config)."""
-        for key in table:
-            if key not in EXPECT_KEYS:
-                self.fail_in_block(
-                    header, index,
-                    f"unknown key '{key}' in [[{header}]]{did_you_mean(key, EXPECT_KEYS)}; the keys are {', '.join(EXPECT_KEYS)}",
-                    key,
-                )
+        """An [[expect]] table (or the [[header]] given, in a project config)."""
+        self.known_keys(table, EXPECT_KEYS, f"[[{header}]]")
         prop = table.get("property")
         if not isinstance(prop, str) or not prop.strip():
-            self.fail_in_block(header, index, f'[[{header}]] needs `property = "..."` (a property id)', "property" if "property" in table else None)
+            self.fail(f'[[{header}]] needs `property = "..."` (a property id)', "property" if "property" in table else None)
         verdict = table.get("verdict")
         if not isinstance(verdict, str) or verdict not in EXPECTED_VERDICTS:
             shown = verdict if isinstance(verdict, str) else repr(verdict)
-            self.fail_in_block(
-                header, index,
+            self.fail(
                 f"[[{header}]] for '{prop}': unknown verdict '{shown}'{did_you_mean(str(shown), EXPECTED_VERDICTS)};"
                 f" one of: {', '.join(EXPECTED_VERDICTS)}",
                 "verdict" if "verdict" in table else None,
             )
         reason = table.get("reason", "")
         if not isinstance(reason, str) or (verdict != "holds" and not reason.strip()):
-            self.fail_in_block(
-                header, index,
-                f'[[{header}]] for \'{prop}\': expecting "{verdict}" needs `reason = "..."` saying why', "reason" if "reason" in table else None,
-            )
-        return Expectation(prop, verdict, reason.strip())
+            self.fail(f'[[{header}]] for \'{prop}\': expecting "{verdict}" needs `reason = "..."` saying why', "reason" if "reason" in table else None)
+        return Expectation(prop, verdict, reason.strip(), Location(self.file.path, self.file.line("property", header, index)))
 
-    def enum(self, enum_type, value, what: str):
+    def enum(self, enum_type, value, what: str, key: str):
         choices = [e.value for e in enum_type]
         if not isinstance(value, str) or value not in choices:
             shown = value if isinstance(value, str) else repr(value)
-            self.fail(f"unknown {what} '{shown}'{did_you_mean(str(shown), choices)}; one of: {', '.join(choices)}", str(shown))
+            self.fail(f"unknown {what} '{shown}'{did_you_mean(str(shown), choices)}; one of: {', '.join(choices)}", key)
         return enum_type(value)
 
     def boolean(self, table: dict, key: str, where: str) -> bool:
         value = table.get(key)
         if not isinstance(value, bool):
-            self.fail(f"{where} needs `{key} = true` or `false`", key)
+            self.fail(f"{where} needs `{key} = true` or `false`", key if key in table else None)
         return value
 
-    def zone(self, table: dict) -> ZoneDecl:
-        zone = self.enum(Zone, table.get("name"), "zone")
+    def zone(self, table: dict, index: int) -> ZoneDecl:
+        self.known_keys(table, ZONE_KEYS, "a [[zone]]")
+        zone = self.enum(Zone, table.get("name"), "zone", "name")
         where = f"zone {zone.value}"
         called = table.get("called", "")
         if not isinstance(called, str) or not re.fullmatch(r"([a-z][a-z -]*)?", called):
@@ -447,50 +417,55 @@ class _Reader:
             zone, self.boolean(table, "personal", where), self.boolean(table, "hidden", where), self.boolean(table, "ordered", where), called,
         )
         if zone in (Zone.OUTSIDE, Zone.NOWHERE):
-            self.fail(f"'{zone.value}' is not a zone (400.11); leave it out of [[zone]]", zone.value)
+            self.fail(f"'{zone.value}' is not a zone (400.11); leave it out of [[zone]]", "name")
         if decl.personal != (zone in PERSONAL_ZONES) or decl.ordered != (zone in ORDERED_ZONES):
             self.fail(
                 f"zone {zone.value} is modelled as {'personal' if zone in PERSONAL_ZONES else 'shared'} and"
                 f" {'ordered' if zone in ORDERED_ZONES else 'unordered'}; the declaration says otherwise",
-                zone.value,
+                "personal" if decl.personal != (zone in PERSONAL_ZONES) else "ordered",
             )
         return decl
 
-    def rule(self, table: dict) -> Rule:
+    def rule(self, table: dict, index: int) -> Rule:
         rule_id = table.get("id")
         if not isinstance(rule_id, str) or not RULE_ID.match(rule_id):
-            self.fail(f"a rule needs `id = \"NNN.N\"` (a rule number like 400.3), got {rule_id!r}", str(rule_id) if rule_id else "[[rule]]")
-        behaviour = self.enum(Behaviour, table.get("behaviour"), f"behaviour of rule {rule_id}")
+            self.fail(f"a rule needs `id = \"NNN.N\"` (a rule number like 400.3), got {rule_id!r}", "id" if "id" in table else None)
+        self.known_keys(table, RULE_KEYS, f"rule {rule_id}")
+        behaviour = self.enum(Behaviour, table.get("behaviour"), f"behaviour of rule {rule_id}", "behaviour")
         where = f"rule {rule_id}"
         zones: tuple[Zone, ...] = ()
         if "zones" in table:
             raw = table["zones"]
             if behaviour not in BEHAVIOUR_ZONES or not isinstance(raw, list) or not raw:
                 self.fail(f"{where}: `zones` is a non-empty list, and only for {', '.join(b.value for b in BEHAVIOUR_ZONES)}", "zones")
-            zones = tuple(self.enum(Zone, z, f"zone in rule {rule_id}") for z in raw)
+            zones = tuple(self.enum(Zone, z, f"zone in rule {rule_id}", "zones") for z in raw)
             allowed = BEHAVIOUR_ZONES[behaviour]
             for z in zones:
                 if z not in allowed:
-                    self.fail(f"{where}: {behaviour.value} governs only {', '.join(a.value for a in allowed)}, not {z.value}", z.value)
+                    self.fail(f"{where}: {behaviour.value} governs only {', '.join(a.value for a in allowed)}, not {z.value}", "zones")
         elif behaviour in ZONES_REQUIRED:
-            self.fail(f"{where}: {behaviour.value} needs `zones = [...]`, the zones it closes", rule_id)
+            self.fail(f"{where}: {behaviour.value} needs `zones = [...]`, the zones it closes", "behaviour")
         elif behaviour in BEHAVIOUR_ZONES:
             zones = BEHAVIOUR_ZONES[behaviour]
         restates = table.get("restates")
         if restates is not None and not isinstance(restates, str):
             self.fail(f"{where}: `restates` names one rule number", "restates")
-        return Rule(rule_id, behaviour, self.string(table, "summary", where), self.string(table, "without", where), zones, restates)
+        return Rule(rule_id, behaviour, self.string(table, "summary", where), self.string(table, "without", where), zones, restates,
+                    self.file.line(None, "rule", index))
 
-    def action(self, table: dict) -> ActionDecl:
-        kind = self.enum(ActionKind, table.get("name"), "action")
+    def action(self, table: dict, index: int) -> ActionDecl:
+        kind = self.enum(ActionKind, table.get("name"), "action", "name")
+        self.known_keys(table, ACTION_KEYS, f"action {kind.value}")
         cites = table.get("cites")
         if not isinstance(cites, list) or not cites or not all(isinstance(c, str) for c in cites):
-            self.fail(f"action {kind.value} needs `cites = [\"...\"]` (rule numbers)", kind.value)
-        return ActionDecl(kind, tuple(cites), self.string(table, "summary", f"action {kind.value}"))
+            self.fail(f"action {kind.value} needs `cites = [\"...\"]` (rule numbers)", "cites" if "cites" in table else None)
+        return ActionDecl(kind, tuple(cites), self.string(table, "summary", f"action {kind.value}"), self.file.line(None, "action", index))
 
-    def check_unique(self, ids: list[str], what: str):
+    def check_unique(self, ids: list[str], what: str, key: str):
+        tables = self.file.doc.get(what) if isinstance(self.file.doc.get(what), list) else []
         seen = set()
         for i in ids:
             if i in seen:
-                self.fail(f"{what} '{i}' is defined twice", i)
+                index = [n for n, t in enumerate(tables) if isinstance(t, dict) and t.get(key) == i][-1:]
+                self.file.attempt(lambda: self.fail(f"{what} '{i}' is defined twice", key, what, index[0] if index else None))
             seen.add(i)

@@ -8,6 +8,8 @@ object, whether its memory survived, or that the step is illegal.
 
 from __future__ import annotations
 
+import os
+
 import tomli_w
 
 from dataclasses import dataclass, field, replace
@@ -20,6 +22,7 @@ from .model import (
     ORDERED_ZONES,
     PERSONAL_ZONES,
     PLAYER_NAMES,
+    START_ZONE,
     Action,
     ActionKind,
     CardType,
@@ -34,7 +37,8 @@ from .model import (
     team_size_problem,
     zone_key,
 )
-from .ruleset import RuleSet, load_ruleset, parse_toml
+from .ruleset import RULE_ID, RuleSet, builtin_names, load_ruleset
+from .tomlfile import TomlFile
 from .trace import Trace, write_atomically
 
 EXPECTATION_KEYS = {"card", "zone", "whose", "controller", "position", "same_object_as_step", "new_object_since_step",
@@ -58,7 +62,7 @@ class ScenarioStep:
     action: Action
     illegal: bool
     expectations: tuple[Expectation, ...]
-    line: int | None
+    line: int | None  # of its `action` in the file (of its [[step]] header without one)
 
 
 @dataclass(frozen=True)
@@ -70,6 +74,7 @@ class Scenario:
     start: GameState
     names: dict[str, int]  # card name -> slot
     steps: tuple[ScenarioStep, ...]
+    padding: tuple[str, ...] = ()  # the cards the file does not list, added so that every player has as many
 
 
 @dataclass(frozen=True)
@@ -93,28 +98,20 @@ class ScenarioResult:
 
 
 class _Reader:
-    def __init__(self, text: str, path: str):
-        self.lines = text.splitlines()
-        self.path = path
+    """Records each error at the table and key that hold the offending value (TomlFile)."""
 
-    def line_of(self, needle: str | None) -> int | None:
-        if needle:
-            for number, content in enumerate(self.lines, start=1):
-                if needle in content:
-                    return number
-        return None
+    def __init__(self, file: TomlFile):
+        self.file = file
+        self.fail = file.fail
 
-    def fail(self, message: str, needle: str | None = None):
-        raise InputError(message, Location(self.path, self.line_of(needle)))
+    def known_keys(self, table: dict, allowed: set[str], where: str, key: str | None = None):
+        for k in table:
+            if k not in allowed:
+                self.fail(f"{where}: unknown key '{k}'{did_you_mean(k, allowed)}", key or k)
 
-    def known_keys(self, table: dict, allowed: set[str], where: str):
-        for key in table:
-            if key not in allowed:
-                self.fail(f"{where}: unknown key '{key}'{did_you_mean(key, allowed)}", key)
-
-    def choice(self, value, choices: dict, what: str, needle: str | None = None):
+    def choice(self, value, choices: dict, what: str, key: str | None):
         if not isinstance(value, str) or value not in choices:
-            self.fail(f"unknown {what} {value!r}{did_you_mean(str(value), choices)}", needle or str(value))
+            self.fail(f"unknown {what} {value!r}{did_you_mean(str(value), choices)}", key)
         return choices[value]
 
 
@@ -129,77 +126,102 @@ def load_scenario(path: str | Path) -> Scenario:
     return parse_scenario(text, str(path))
 
 
+def _ruleset_of(name: str, scenario_path: str) -> RuleSet:
+    """A built-in name, or a path relative to the scenario's folder (as a file's `include` would be)."""
+    if name in builtin_names() or Path(name).is_absolute():
+        return load_ruleset(name)
+    return load_ruleset(str(Path(scenario_path).parent / name))
+
+
 def parse_scenario(text: str, path: str) -> Scenario:
-    doc = parse_toml(text, path)
-    r = _Reader(text, path)
-    r.known_keys(doc, {"name", "cites", "ruleset", "without", "players", "hand", "hand_modifiers", "team_size", "card", "step"}, "the scenario")
+    """The scenario of a file; every error of the file is reported at once (InputErrors)."""
+    file = TomlFile(text, path)
+    r, doc, attempt = _Reader(file), file.doc, file.attempt
+    attempt(lambda: r.known_keys(doc, {"name", "cites", "ruleset", "without", "players", "hand", "hand_modifiers", "team_size", "card", "step"}, "the scenario"))
     name = doc.get("name")
     if not isinstance(name, str) or not name.strip():
-        r.fail('a scenario needs `name = "..."`', "name")
+        attempt(lambda: r.fail('a scenario needs `name = "..."`', "name" if "name" in doc else None))
     cites = doc.get("cites", [])
     if not isinstance(cites, list) or not all(isinstance(c, str) for c in cites):
-        r.fail("`cites` is a list of rule numbers", "cites")
+        attempt(lambda: r.fail("`cites` is a list of rule numbers", "cites"))
+        cites = []
+    for cite in cites:
+        if not RULE_ID.match(cite):
+            attempt(lambda: r.fail(f"`cites` names '{cite}', which is not a rule number like 400.3 or 103.5.keep-zero", "cites"))
     ruleset_name = doc.get("ruleset", "mtg-current")
-    if not isinstance(ruleset_name, str):
-        r.fail("`ruleset` is a rule set name or path", "ruleset")
     without = doc.get("without", [])
-    if not isinstance(without, list) or not all(isinstance(w, str) for w in without):
-        r.fail("`without` is a list of rule numbers", "without")
-    try:
-        ruleset = load_ruleset(ruleset_name).without(without)
-    except InputError as e:
-        raise InputError(e.message, Location(path, r.line_of("ruleset" if "ruleset" in doc else "without"))) from None
+    ruleset = None
+    if not isinstance(ruleset_name, str):
+        attempt(lambda: r.fail("`ruleset` is a rule set name or path", "ruleset"))
+    elif not isinstance(without, list) or not all(isinstance(w, str) for w in without):
+        attempt(lambda: r.fail("`without` is a list of rule numbers", "without"))
+    else:
+        try:
+            ruleset = _ruleset_of(ruleset_name, path).without(without)
+        except InputError as e:
+            file.errors.append(InputError(e.message, Location(path, file.line("ruleset" if "ruleset" in doc else "without"))))
     players = doc.get("players", 2)
     if not isinstance(players, int) or isinstance(players, bool) or not 1 <= players <= len(PLAYER_NAMES):
-        r.fail(f"`players` must be 1..{len(PLAYER_NAMES)}", "players")
+        attempt(lambda: r.fail(f"`players` must be 1..{len(PLAYER_NAMES)}", "players"))
+        players = 2
     player_names = {PLAYER_NAMES[p]: p for p in range(players)}
     cards = doc.get("card", [])
     if not isinstance(cards, list) or not cards or not all(isinstance(c, dict) for c in cards):
-        r.fail("a scenario needs one or more [[card]] tables", "[[card]]")
+        attempt(lambda: r.fail("a scenario needs one or more [[card]] tables", "card"))
+        cards = []
     hand = doc.get("hand", 2)
     if not isinstance(hand, int) or isinstance(hand, bool) or not 0 <= hand <= Scope.LIMITS["hand"][1]:
-        r.fail(f"`hand` (the starting hand size) must be 0..{Scope.LIMITS['hand'][1]}", "hand")
+        attempt(lambda: r.fail(f"`hand` (the starting hand size) must be 0..{Scope.LIMITS['hand'][1]}", "hand"))
     team_size = doc.get("team_size", 0)
     problem = "must be an integer" if not isinstance(team_size, int) or isinstance(team_size, bool) else team_size_problem(team_size, players)
     if problem:
-        r.fail(f"`team_size` {problem}", "team_size")
+        attempt(lambda: r.fail(f"`team_size` {problem}", "team_size"))
     modifiers = doc.get("hand_modifiers", {})
     if not isinstance(modifiers, dict) or not set(modifiers) <= set(player_names) or not all(
         isinstance(m, int) and not isinstance(m, bool) and abs(m) <= Scope.LIMITS["hand"][1] for m in modifiers.values()
     ):
-        r.fail("`hand_modifiers` maps players to whole numbers (Vanguard, 902.5), as in { B = 1 }", "hand_modifiers")
-    world, start, names = _build_world(r, ruleset, players, player_names, cards, hand)
-    world = replace(world, hand_modifiers=tuple(modifiers.get(name, 0) for name in player_names) if modifiers else (), team_size=team_size)
+        attempt(lambda: r.fail("`hand_modifiers` maps players to whole numbers (Vanguard, 902.5), as in { B = 1 }", "hand_modifiers"))
     steps_raw = doc.get("step", [])
     if not isinstance(steps_raw, list) or not all(isinstance(s, dict) for s in steps_raw):
-        r.fail("steps are [[step]] tables", "[[step]]")
-    steps = tuple(_step(r, raw, i, names, player_names) for i, raw in enumerate(steps_raw, start=1))
-    return Scenario(path, name, tuple(cites), world, start, names, steps)
+        attempt(lambda: r.fail("steps are [[step]] tables", "step"))
+        steps_raw = []
+    built = None if ruleset is None else _build_world(r, ruleset, players, player_names, cards, hand)
+    file.finish()  # the steps name the cards: read them only once the cards are sound
+    world, start, names, padding = built
+    world = replace(world, hand_modifiers=tuple(modifiers.get(n, 0) for n in player_names) if modifiers else (), team_size=team_size)
+    steps = tuple(file.each("step", steps_raw, lambda raw, i: _step(r, raw, i + 1, names, player_names)))
+    file.finish()
+    return Scenario(path, name, tuple(cites), world, start, names, steps, padding)
 
 
 def _build_world(r: _Reader, ruleset: RuleSet, players: int, player_names: dict, cards: list[dict], hand: int = 2):
+    """The world and start of the scenario; every player has as many deck cards as the one with the
+    most (the padding: cards the file does not list, named as in a check, each in its owner's library)."""
     per_kind: dict[tuple[int, SlotKind], list[dict]] = {}
     seen = set()
-    for card in cards:
+
+    def read_card(card: dict, index: int) -> None:
         r.known_keys(card, CARD_KEYS, "a [[card]]")
         name = card.get("name")
         if not isinstance(name, str) or not name:
-            r.fail("every [[card]] needs a `name`", "[[card]]")
+            r.fail("every [[card]] needs a `name`", "name" if "name" in card else None)
         if name in seen:
-            r.fail(f"card '{name}' is defined twice", name)
+            r.fail(f"card '{name}' is defined twice", "name")
         seen.add(name)
-        owner = r.choice(card.get("owner"), player_names, f"owner of {name}", name)
+        owner = r.choice(card.get("owner"), player_names, f"owner of {name}", "owner")
         kind = SlotKind.TOKEN if card.get("token") else SlotKind.SIDEBOARD if card.get("sideboard") else SlotKind.CARD
         if card.get("commander"):
             if kind is not SlotKind.CARD:
-                r.fail(f"{name}: a commander is neither a token nor a sideboard card", name)
+                r.fail(f"{name}: a commander is neither a token nor a sideboard card", "commander")
             if not ruleset.is_commander:
-                r.fail(f"{name}: commanders need a rule set of the Commander variant (`variant = \"commander\"`), not '{ruleset.name}'", name)
+                r.fail(f"{name}: commanders need a rule set of the Commander variant (`variant = \"commander\"`), not '{ruleset.name}'", "commander")
             kind = SlotKind.COMMANDER
-        per_kind.setdefault((owner, kind), []).append(card)
+        per_kind.setdefault((owner, kind), []).append((card, index))
+
+    r.file.each("card", cards, read_card)
     count = lambda kind: max([len(per_kind.get((p, kind), [])) for p in range(players)] + [0])  # noqa: E731
     if count(SlotKind.COMMANDER) > 1:
-        r.fail("each player has at most one commander", "commander")
+        r.file.attempt(lambda: r.fail("each player has at most one commander", "card"))
     scope = Scope(players=players, cards=count(SlotKind.CARD), sideboard=count(SlotKind.SIDEBOARD), tokens=count(SlotKind.TOKEN),
                   commanders=count(SlotKind.COMMANDER))
     slots = slots_for(scope)
@@ -208,25 +230,42 @@ def _build_world(r: _Reader, ruleset: RuleSet, players: int, player_names: dict,
     starts: dict[int, Zone] = {}
     for (owner, kind), listed in per_kind.items():
         own_slots = [s.index for s in slots if s.owner == owner and s.kind is kind]
-        for slot, card in zip(own_slots, listed):
-            names[card["name"]] = slot
-            card_types[slot] = r.choice(card.get("type", "creature"), {t.value: t for t in CardType}, f"card type of {card['name']}", card["name"])
-            if kind is SlotKind.TOKEN and card_types[slot] is not CardType.CREATURE:
-                r.fail(f"token {card['name']} must be a creature", card["name"])
-            if kind is SlotKind.COMMANDER and card_types[slot] not in COMMANDER_TYPES:
-                r.fail(f"commander {card['name']} must be a creature or a planeswalker (903.3)", card["name"])
-            default = {SlotKind.CARD: "library", SlotKind.SIDEBOARD: "outside", SlotKind.TOKEN: "nowhere", SlotKind.COMMANDER: "command"}[kind]
-            starts[slot] = r.choice(card.get("start", default), {z.value: z for z in Zone}, f"start of {card['name']}", card["name"])
+        for slot, (card, index) in zip(own_slots, listed):
+            def read_slot(card=card, slot=slot, kind=kind):
+                names[card["name"]] = slot
+                card_types[slot] = r.choice(card.get("type", "creature"), {t.value: t for t in CardType}, f"card type of {card['name']}", "type")
+                if kind is SlotKind.TOKEN and card_types[slot] is not CardType.CREATURE:
+                    r.fail(f"token {card['name']} must be a creature", "type")
+                if kind is SlotKind.COMMANDER and card_types[slot] not in COMMANDER_TYPES:
+                    r.fail(f"commander {card['name']} must be a creature or a planeswalker (903.3)", "type")
+                default = START_ZONE[kind.value].value
+                starts[slot] = r.choice(card.get("start", default), {z.value: z for z in Zone}, f"start of {card['name']}", "start")
+            outer, r.file.context = r.file.context, ("card", index)
+            r.file.attempt(read_slot)
+            r.file.context = outer
     shown = {slot: name for name, slot in names.items()}
+    padding = []
+    for s in slots:
+        if s.index in shown:
+            continue
+        padding.append(s.name)
+        if s.name in names:  # a listed card took the name the padding would have
+            r.file.attempt(lambda: r.fail(
+                f"card '{s.name}' has the name of a card of {PLAYER_NAMES[s.owner]}'s that the scenario adds (every player has as many"
+                f" {'deck' if s.kind is SlotKind.CARD else s.kind.value} cards as the one with most), so that card could not be named; rename it", "name", "card", _card_index(cards, s.name)))
     slots = tuple(replace(s, name=shown.get(s.index, s.name)) for s in slots)
     for s in slots:
         names.setdefault(s.name, s.index)
-        starts.setdefault(s.index, {SlotKind.CARD: Zone.LIBRARY, SlotKind.SIDEBOARD: Zone.OUTSIDE, SlotKind.TOKEN: Zone.NOWHERE, SlotKind.COMMANDER: Zone.COMMAND}[s.kind])
+        starts.setdefault(s.index, START_ZONE[s.kind.value])
     world = World(ruleset, slots, tuple(card_types), players, hand)
-    start = _start_state(slots, starts, cards, names)
-    if ruleset.tracks_players:
+    start = _start_state(slots, starts, cards, names) if not r.file.errors else None
+    if start is not None and ruleset.tracks_players:
         start = replace(start, players=tuple(PlayerState() for _ in range(players)))
-    return world, start, names
+    return world, start, names, tuple(padding)
+
+
+def _card_index(cards: list[dict], name: str) -> int | None:
+    return next((i for i, c in enumerate(cards) if isinstance(c, dict) and c.get("name") == name), None)
 
 
 def _start_state(slots, starts: dict[int, Zone], cards: list[dict], names: dict[str, int]) -> GameState:
@@ -250,55 +289,54 @@ def _start_state(slots, starts: dict[int, Zone], cards: list[dict], names: dict[
 def _step(r: _Reader, raw: dict, number: int, names: dict, player_names: dict) -> ScenarioStep:
     where = f"step {number}"
     r.known_keys(raw, STEP_KEYS, where)
-    kind = r.choice(raw.get("action"), {k.value: k for k in ActionKind}, f"action in {where}")
-    needle = f'"{kind.value}"'
-    card = None if "card" not in raw else r.choice(raw["card"], names, f"card in {where}")
-    player = None if "player" not in raw else r.choice(raw["player"], player_names, f"player in {where}")
-    zone = None if "zone" not in raw else r.choice(raw["zone"], {z.value: z for z in Zone}, f"zone in {where}")
+    kind = r.choice(raw.get("action"), {k.value: k for k in ActionKind}, f"action in {where}", "action")
+    card = None if "card" not in raw else r.choice(raw["card"], names, f"card in {where}", "card")
+    player = None if "player" not in raw else r.choice(raw["player"], player_names, f"player in {where}", "player")
+    zone = None if "zone" not in raw else r.choice(raw["zone"], {z.value: z for z in Zone}, f"zone in {where}", "zone")
     n = raw.get("n", 0)
     if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= 99:
-        r.fail(f"{where}: `n` is 0 (the bottom) or a position from the top, 1..99", needle)
+        r.fail(f"{where}: `n` is 0 (the bottom) or a position from the top, 1..99", "n")
     order = ()
     if "order" in raw:
         listed = raw["order"]
         if not isinstance(listed, list):
-            r.fail(f"{where}: `order` lists the cards of the reordered pile, top first", needle)
+            r.fail(f"{where}: `order` lists the cards of the reordered pile, top first", "order")
         pile_zone = zone if kind is ActionKind.REORDER else Zone.LIBRARY
         if pile_zone is None:
-            r.fail(f"{where}: a reorder names its `zone`", needle)
+            r.fail(f"{where}: a reorder names its `zone`", "order")
         if pile_zone in PERSONAL_ZONES and player is None:
-            r.fail(f"{where}: name the `player` whose {pile_zone.value} is reordered", needle)
-        order = ((zone_key(pile_zone, player), tuple(r.choice(x, names, f"card in {where} order") for x in listed)),)
+            r.fail(f"{where}: name the `player` whose {pile_zone.value} is reordered", "order")
+        order = ((zone_key(pile_zone, player), tuple(r.choice(x, names, f"card in {where} order", "order") for x in listed)),)
     listed_cards = raw.get("cards", [])
     if not isinstance(listed_cards, list):
-        r.fail(f"{where}: `cards` is a list of card names", needle)
-    cards = tuple(sorted(r.choice(x, names, f"card in {where}") for x in listed_cards))
+        r.fail(f"{where}: `cards` is a list of card names", "cards")
+    cards = tuple(sorted(r.choice(x, names, f"card in {where}", "cards") for x in listed_cards))
     illegal = raw.get("illegal", False)
     if not isinstance(illegal, bool):
-        r.fail(f"{where}: `illegal` is true or false", needle)
+        r.fail(f"{where}: `illegal` is true or false", "illegal")
     to_command = raw.get("to_command", False)
     if not isinstance(to_command, bool):
-        r.fail(f"{where}: `to_command` is true or false", needle)
+        r.fail(f"{where}: `to_command` is true or false", "to_command")
     expectations = raw.get("expect", [])
     if not isinstance(expectations, list) or not all(isinstance(e, dict) for e in expectations):
-        r.fail(f"{where}: `expect` is a list of tables like {{ card = \"Bear\", zone = \"graveyard\" }}", needle)
+        r.fail(f"{where}: `expect` is a list of tables like {{ card = \"Bear\", zone = \"graveyard\" }}", "expect")
     parsed = []
     for e in expectations:
         if "player" in e:
-            r.known_keys(e, PLAYER_EXPECTATION_KEYS, f"{where} expectation of a player")
-            r.choice(e.get("player"), player_names, f"player in {where} expectation")
+            r.known_keys(e, PLAYER_EXPECTATION_KEYS, f"{where} expectation of a player", "expect")
+            r.choice(e.get("player"), player_names, f"player in {where} expectation", "expect")
             parsed.append(Expectation(e["player"], tuple((k, v) for k, v in e.items() if k != "player"), player=True))
             continue
-        r.known_keys(e, EXPECTATION_KEYS, f"{where} expectation")
-        r.choice(e.get("card"), names, f"card in {where} expectation")
+        r.known_keys(e, EXPECTATION_KEYS, f"{where} expectation", "expect")
+        r.choice(e.get("card"), names, f"card in {where} expectation", "expect")
         seen_by = e.get("seen_by", [])
         if not isinstance(seen_by, list):
-            r.fail(f"{where}: `seen_by` lists the players who may see the card's face, e.g. [\"A\"] or []", needle)
+            r.fail(f"{where}: `seen_by` lists the players who may see the card's face, e.g. [\"A\"] or []", "expect")
         for player_name in seen_by:
-            r.choice(player_name, player_names, f"player in {where} seen_by", needle)
+            r.choice(player_name, player_names, f"player in {where} seen_by", "expect")
         parsed.append(Expectation(e["card"], tuple((k, v) for k, v in e.items() if k != "card")))
     action = Action(kind=kind, card=card, player=player, n=n, zone=zone, order=order, cards=cards, to_command=to_command)
-    return ScenarioStep(action, illegal, tuple(parsed), r.line_of(needle))
+    return ScenarioStep(action, illegal, tuple(parsed), r.file.line("action", "step", number - 1))
 
 
 # ---------------------------------------------------------------- running
@@ -343,6 +381,9 @@ def _check(scenario: Scenario, number: int, step: ScenarioStep, states: list[Gam
                 world = scenario.world
                 actual = [PLAYER_NAMES[p] for p in range(world.players) if sees(world.ruleset, now, p, slot)]
                 expected = sorted(expected)
+            elif key == "position" and o.zone not in ORDERED_ZONES:
+                failures.append(Failure(number, f"{e.card}: expected position = {expected!r}, but it is in {o.zone.value}, where cards have no order"))
+                continue
             else:
                 actual = _observe(key, expected, slot, o, now, states)
             if actual != expected:
@@ -396,11 +437,13 @@ def _valid_step(value, states) -> bool:
 # ---------------------------------------------------------------- a trace as a scenario
 
 
-def scenario_from_trace(trace: Trace, violation: str) -> dict:
+def scenario_from_trace(trace: Trace, violation: str, folder: Path | None = None) -> dict:
     """The counterexample as a scenario document a person can read, edit and `zoneproof run`:
-    the same cards, starting places and steps, with what each step changed as expectations."""
+    the same cards, starting places and steps, with what each step changed as expectations. A rule
+    set file is named by its path from `folder`, where the scenario is written (a scenario's
+    `ruleset` is read from its own folder)."""
     slots = trace.slots
-    ruleset = trace.ruleset_name if trace.ruleset_origin == "builtin" else trace.ruleset_origin
+    ruleset = trace.ruleset_name if trace.ruleset_origin == "builtin" else ruleset_path(trace.ruleset_origin, folder)
     doc: dict = {
         "name": f"{trace.property_id} under {trace.ruleset_name}{' without ' + ', '.join(trace.removed) if trace.removed else ''}: {violation}",
         "cites": list(trace.property_cites),
@@ -460,6 +503,12 @@ def scenario_from_trace(trace: Trace, violation: str) -> dict:
     return doc
 
 
+def ruleset_path(origin: str, folder: Path | None) -> str:
+    """The path of a rule set file as a scenario in `folder` names it (absolute without a folder)."""
+    path = Path(origin).resolve()
+    return os.path.relpath(path, folder.resolve()) if folder is not None else str(path)
+
+
 def action_entry(a: Action, slots) -> dict:
     """A scenario step for the action (without expectations)."""
     entry: dict = {"action": a.kind.value}
@@ -483,7 +532,7 @@ def action_entry(a: Action, slots) -> dict:
 
 def write_scenario(trace: Trace, violation: str, path: Path, refused: Action | None = None) -> None:
     """Write the trace as a scenario; `refused` adds a last step that must be illegal."""
-    doc = scenario_from_trace(trace, violation)
+    doc = scenario_from_trace(trace, violation, path.parent)
     if refused is not None:
         doc["step"].append(action_entry(refused, trace.slots) | {"illegal": True})
     write_atomically(path, tomli_w.dumps(doc))

@@ -22,6 +22,7 @@ import z3
 
 from .encode.backend import SymbolicBackend
 from .encode.system import TransitionSystem
+from .errors import CheckerBug, Interrupted
 from .evaluate import evaluate
 from .properties import Property, PropertyKind
 from .solver import Answer, SolverResult, check, isolated, new_solver
@@ -91,6 +92,7 @@ class Deepening:
         self.solver = new_solver(system.ctx, seed)
         self.solver.add(self.facts)
         self.steps = 0
+        self.completed = -1  # the last depth at which every pending property was asked about
         self._questions = 0
         self._goals: dict = {}
 
@@ -125,6 +127,14 @@ class Deepening:
         found: dict[Property, Outcome] = {}
         pending = dict(bounds)
         k = start
+        try:
+            self._deepen(found, pending, k, budget, assumptions)
+        except KeyboardInterrupt as e:
+            raise Interrupted(found | {p: Outcome(self.completed, unknown="interrupted") for p in pending}) from e
+        return found
+
+    def _deepen(self, found: dict, pending: dict, k: int, budget: Budget, assumptions: tuple) -> None:
+        self.completed = k - 1
         while pending:
             for p in [p for p, bound in pending.items() if bound < k]:
                 found[p] = Outcome(pending.pop(p))
@@ -137,24 +147,29 @@ class Deepening:
                 if answer.answer is Answer.UNKNOWN:
                     for p in list(pending):
                         found[p] = Outcome(k - 1, unknown=answer.reason)
-                    return found
+                    pending.clear()
+                    return
                 if answer.answer is Answer.UNSAT:
                     break
-                hit = [p for p in at_k if z3.is_true(answer.model.eval(goals[p], model_completion=True))]
+                hit = [p for p in at_k if _holds_in(answer.model, goals[p])]
                 if not hit:
-                    raise AssertionError("a model of 'some property fails' in which none fails")
+                    raise CheckerBug(f"Z3's model of a violation of one of {', '.join(p.id for p in at_k)} at depth {k}"
+                                     " violates none of them when evaluated")
                 for p in hit:
                     found[p] = Outcome(k, answer.model)
                     del pending[p]
                 at_k = [p for p in at_k if p not in hit]
+            self.completed = k
             k += 1
-        return found
+
+
+def _holds_in(model: z3.ModelRef, goal: z3.BoolRef) -> bool:
+    return z3.is_true(model.eval(goal, model_completion=True))
 
 
 def violation_alone(system: TransitionSystem, prop: Property, k: int, seed: int, facts: list, budget: Budget) -> SolverResult:
     """A model of the property failing at depth k, asked in a Z3 context of its own (and given
-    back in the system's): Z3's search depends on every term its context holds, so the model, and
-    the counterexample, are the same whatever else the check asks."""
+    back in the system's), so the model does not depend on the terms of the joint questions."""
     solver, copy = isolated(seed)
     solver.add([copy(f) for f in [*system.init(), *facts, *[x for t in range(k) for x in system.trans(t)], violated_at(system, prop, k)]])
     answer = budget.ask(solver, [])
@@ -187,5 +202,5 @@ def inductive(system: TransitionSystem, props: list[Property], seed: int, facts:
         if answer.answer is Answer.UNKNOWN:
             return []
         model = answer.model.translate(system.ctx)
-        pending = [p for p in pending if not z3.is_true(model.eval(concluded[p], model_completion=True))]
+        pending = [p for p in pending if not _holds_in(model, concluded[p])]
     return []

@@ -6,6 +6,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 
+import threading
+
 import z3
 
 
@@ -26,6 +28,9 @@ class SolverResult:
 def new_solver(ctx: z3.Context, seed: int) -> z3.Solver:
     solver = z3.Solver(ctx=ctx)
     solver.set("random_seed", seed)
+    # Z3 would catch SIGINT itself and give up with a reason that is sometimes "canceled", as after
+    # a timeout; Python's handler sees it instead (see _interruptible).
+    solver.set("ctrl_c", False)
     return solver
 
 
@@ -37,14 +42,55 @@ def isolated(seed: int) -> tuple[z3.Solver, Callable[[z3.ExprRef], z3.ExprRef]]:
     return new_solver(ctx, seed), lambda term: term.translate(ctx)
 
 
+# The reason Z3 gives when it caught SIGINT itself (a solver made without new_solver): Ctrl-C, not a budget.
+INTERRUPTED = "interrupted from keyboard"
+
+
+def _interruptible(solver: z3.Solver, assumptions: list):
+    """solver.check(*assumptions) in a thread of its own, so that Ctrl-C reaches Python at once
+    (signal handlers run in the main thread, between bytecodes); the interrupt stops Z3's search
+    and is raised again here."""
+    if threading.current_thread() is not threading.main_thread():
+        return solver.check(*assumptions)
+    outcome: list = []
+    finished = threading.Event()
+
+    def run() -> None:
+        try:
+            outcome.append((True, solver.check(*assumptions)))
+        except BaseException as e:  # handed to the caller below
+            outcome.append((False, e))
+        finally:
+            finished.set()
+
+    # An Event, not Thread.join: a KeyboardInterrupt inside join() can leave a running thread marked
+    # as stopped (Python 3.11), and the caller would then free Z3 objects the search still uses.
+    threading.Thread(target=run, daemon=True).start()
+    try:
+        while not finished.wait(0.05):
+            pass
+    except KeyboardInterrupt:
+        while not finished.wait(0.05):  # an interrupt that came before Z3 began its search is lost: repeat it
+            solver.ctx.interrupt()
+        raise
+    ok, value = outcome[0]
+    if not ok:
+        raise value
+    return value
+
+
 def check(solver: z3.Solver, assumptions: list, timeout_ms: int, rlimit: int = 0) -> SolverResult:
     """Check under assumptions with a budget: Z3's resource units (`rlimit`, 0 for no limit) and
-    wall-clock milliseconds. `unknown` comes back as UNKNOWN with Z3's reason."""
+    wall-clock milliseconds. `unknown` comes back as UNKNOWN with Z3's reason; a search that Ctrl-C
+    stopped raises KeyboardInterrupt, as Python code would."""
     solver.set("timeout", max(1, int(timeout_ms)))
     solver.set("rlimit", int(rlimit))
-    answer = solver.check(*assumptions)
+    answer = _interruptible(solver, assumptions)
     if answer == z3.sat:
         return SolverResult(Answer.SAT, model=solver.model())
     if answer == z3.unsat:
         return SolverResult(Answer.UNSAT, core=tuple(str(x) for x in solver.unsat_core()))
-    return SolverResult(Answer.UNKNOWN, reason=solver.reason_unknown() or "unknown")
+    reason = solver.reason_unknown() or "unknown"
+    if reason == INTERRUPTED:
+        raise KeyboardInterrupt
+    return SolverResult(Answer.UNKNOWN, reason=reason)

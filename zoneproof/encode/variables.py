@@ -161,9 +161,6 @@ class StepVars:
     dst_whose: z3.ExprRef
     dst_pos: z3.ExprRef
     moves: z3.BoolRef
-    # Where an object entering an ordered pile goes: on top, at the bottom, or (neither) at its position.
-    arrive_top: z3.BoolRef
-    arrive_bottom: z3.BoolRef
     permuted: list  # the slots whose pile the step puts in a new order of its own choosing
     reentering: list  # the slots that move within their pile to where the arrival says
 
@@ -239,8 +236,6 @@ def step_vars(codes: Codes, t: int) -> StepVars:
         dst_whose=codes.var(f"dst.whose@{t}", "player"),
         dst_pos=codes.var(f"dst.pos@{t}"),
         moves=codes.bool(f"moves@{t}"),
-        arrive_top=codes.bool(f"arrive.top@{t}"),
-        arrive_bottom=codes.bool(f"arrive.bottom@{t}"),
         permuted=[codes.bool(f"permuted[{s.name}]@{t}") for s in slots],
         reentering=[codes.bool(f"reentering[{s.name}]@{t}") for s in slots],
     )

@@ -65,8 +65,11 @@ def diff_summary(result, seconds: float, exit_code: int) -> Summary:
     return Summary("diff", counts, seconds, exit_code)
 
 
-def coverage_summary(rows, seconds: float, exit_code: int) -> Summary:
+def coverage_summary(result, seconds: float, exit_code: int) -> Summary:
+    """Of the Coverage, or of None (interrupted before the unmodified rule set was checked)."""
+    rows = result.rows if result is not None else ()
     unguarded = [row for row in rows if row.reason]
     counts = {"rules": len(rows), "guarded": len(rows) - len(unguarded), "unguarded": len(unguarded),
-              "unexplained": sum(row.reason.startswith(("no property", "not decided")) for row in unguarded)}
+              "unexplained": sum(row.reason.startswith(("no property", "not decided")) for row in unguarded),
+              "not_applicable": len(result.not_applicable) if result is not None else 0}
     return Summary("coverage", counts, seconds, exit_code)

@@ -7,11 +7,19 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from junitparser import Error, Failure, JUnitXml, TestCase, TestSuite
+from junitparser import Error, Failure, JUnitXml, Skipped, TestCase, TestSuite
 
 from ..check import CheckResult, Verdict
 from ..lint import Status
-from ..report import expectation_note, format_counterexample, format_diff_behaviours, format_replay, format_scenario, result_line
+from ..report import (
+    expectation_note,
+    format_counterexample,
+    format_diff_behaviours,
+    format_replay,
+    format_scenario,
+    not_applicable_warning,
+    result_line,
+)
 
 
 def _case(name: str, classname: str, seconds: float | None = None, out: list[str] = ()) -> TestCase:
@@ -73,6 +81,10 @@ def lint_cases(report, written: dict) -> list[TestCase]:
         text = f"rules {', '.join(c.rules) or '(none)'} leave no outcome for {c.event}"
         scenario = written.get(("conflict", index))
         cases.append(_fail(_case(f"lint: conflict {index + 1}", label), text, [text] + ([f"scenario written to {scenario}"] if scenario else []), "conflict"))
+    searches = [(what, False) for what in report.unanswered] + [(what, True) for what in report.checker_bugs]
+    for index, (what, bug) in enumerate(searches, start=1):
+        case = _case(f"lint: search for conflicts {index}", label)
+        cases.append(_fail(case, f"{'checker bug' if bug else 'unknown'}: {what}", [what], "checker-bug" if bug else "unknown", error=True))
     return cases
 
 
@@ -96,10 +108,21 @@ def diff_cases(result, paths: dict) -> list[TestCase]:
     return cases
 
 
-def coverage_cases(ruleset, rows) -> list[TestCase]:
-    classname = f"coverage {ruleset.label}"
+def coverage_cases(result) -> list[TestCase]:
+    """A testcase per property that does not hold with every rule in force (skipped: not applicable),
+    then one per rule removed."""
+    classname = f"coverage {result.ruleset.label}"
     cases = []
-    for row in rows:
+    for r in result.not_applicable:
+        text = not_applicable_warning(r)
+        case = _case(f"with every rule in force: {r.prop.id}", classname, r.seconds, [text])
+        if r.verdict in (Verdict.ERROR, Verdict.UNKNOWN):
+            bug = r.verdict is Verdict.ERROR
+            _fail(case, f"{'checker bug' if bug else 'unknown'}: {r.reason}", [text], "checker-bug" if bug else "unknown", error=True)
+        else:
+            case.result = [Skipped(text)]
+        cases.append(case)
+    for row in result.rows:
         guarded = ", ".join(f"{r.prop.id} (depth {r.depth})" for r in row.guarded_by)
         text = f"{row.rule}: " + (f"guarded by {guarded}" if guarded else row.reason)
         case = _case(f"without {row.rule}", classname, sum(r.seconds for r in row.results), [text])
@@ -146,9 +169,9 @@ def junit_document(items: list[tuple], summary) -> str:
             for case in diff_cases(result, paths):
                 suites.add(f"diff {result.name(result.a)} vs {result.name(result.b)}", case)
         elif kind == "coverage":
-            ruleset, _, rows, _ = item
-            for case in coverage_cases(ruleset, rows):
-                suites.add(f"coverage {ruleset.label}", case)
+            result, _ = item
+            for case in coverage_cases(result):
+                suites.add(f"coverage {result.ruleset.label}", case)
         elif kind == "scenario":
             suites.add("scenarios", scenario_case(*item))
         elif kind == "replay":

@@ -40,8 +40,8 @@ class Output:
     def diff(self, result, paths: dict) -> None:
         self.add("diff", result, paths)
 
-    def coverage(self, ruleset, scope, rows, props) -> None:
-        self.add("coverage", ruleset, scope, rows, props)
+    def coverage(self, result, props) -> None:
+        self.add("coverage", result, props)
 
     def scenario(self, result) -> None:
         self.add("scenario", result)
@@ -70,7 +70,7 @@ class JsonLines(Output):
     def add(self, kind: str, *item) -> None:
         build = {
             "check": records.check_record, "lint": records.lint_record, "diff": records.diff_record,
-            "coverage": lambda ruleset, scope, rows, props: records.coverage_record(ruleset, scope, rows),
+            "coverage": lambda result, props: records.coverage_record(result),
             "scenario": records.scenario_record, "replay": records.replay_record,
         }[kind]
         self.line(build(*item))

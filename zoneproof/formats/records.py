@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..check import CheckResult
+from ..report import cites_outside, padding
 
 
 def check_record(r: CheckResult, path: Path | None) -> dict:
@@ -16,13 +17,18 @@ def check_record(r: CheckResult, path: Path | None) -> dict:
         "property": r.prop.id,
         "cites": list(r.prop.cites),
         "verdict": r.verdict.value,
-        "depth": r.depth,
+        "depth": depth_record(r),
         "seconds": round(r.seconds, 3),
         "trace": str(path) if path else None,
         "reason": r.reason or None,
         "inductive": r.inductive,
         "expected": expected_record(r),
     }
+
+
+def depth_record(r: CheckResult) -> int | None:
+    """The depth, or null for an unknown that completed no depth."""
+    return r.depth if r.depth >= 0 else None
 
 
 def expected_record(r: CheckResult) -> dict | None:
@@ -62,6 +68,7 @@ def diff_record(result, paths: dict) -> dict:
             {
                 "kind": d.kind.value, "allowed_by": "a" if d.allowing is result.a else "b", "steps": len(d.steps),
                 "refused": d.refused,
+                "shortest": not d.shortest,
                 "scenarios": [str(p) for p in paths[id(d)]] if id(d) in paths else None,
             }
             for d in result.behaviours
@@ -101,24 +108,29 @@ def lint_record(report, written: dict) -> dict:
             for i, c in enumerate(report.conflicts)
         ],
         "gaps": [{"action": g.name, "known": g.reason} for g in report.ruleset.gaps],
+        "unanswered": list(report.unanswered),
+        "checker_bugs": list(report.checker_bugs),
     }
 
 
-def coverage_record(ruleset, scope, rows) -> dict:
+def coverage_record(result) -> dict:
+    ruleset, failing = result.ruleset, {r.prop.id for r in result.not_applicable}
     return {
         "type": "coverage",
         "ruleset": ruleset.name,
         "removed": list(ruleset.removed),
-        "scope": scope_record(scope),
+        "scope": scope_record(result.scope),
+        "baseline": {r.prop.id: {"verdict": r.verdict.value, "depth": depth_record(r), "applicable": r.prop.id not in failing} for r in result.baseline},
         "rules": [
             {
                 "rule": row.rule,
-                "results": {r.prop.id: {"verdict": r.verdict.value, "depth": r.depth} for r in row.results},
+                "results": {r.prop.id: {"verdict": r.verdict.value, "depth": depth_record(r)} for r in row.results},
                 "guarded_by": [r.prop.id for r in row.guarded_by],
                 "unguarded": row.reason or None,
             }
-            for row in rows
+            for row in result.rows
         ],
+        "finished": result.finished,
     }
 
 
@@ -131,6 +143,8 @@ def scenario_record(result) -> dict:
         "ruleset": s.world.ruleset.name,
         "removed": list(s.world.ruleset.removed),
         "cites": list(s.cites),
+        "cites_outside": cites_outside(s),
+        "padding": [{"card": card, "zone": zone, "owner": owner} for card, zone, owner in padding(s)],
         "passed": result.passed,
         "steps": len(s.steps),
         "failures": [{"step": f.step, "message": f.message} for f in result.failures],

@@ -12,9 +12,10 @@ from urllib.parse import quote
 
 from .. import __version__
 from ..check import CheckResult, Verdict
+from ..errors import ExitCode
 from ..lint import Status
 from ..properties import Property, stock_file, stock_properties
-from ..report import changes, describe_action, expectation_note, violation_line
+from ..report import changes, cites_outside, describe_action, expectation_note, not_applicable_warning, padding_labels, violation_line
 from ..ruleset import RuleSet, builtin_file
 
 SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -26,6 +27,7 @@ RULES = {
     "lint/vacuous-property": "No trigger of the property fires within the scope, so it holds vacuously.",
     "lint/conflict": "The rules leave an action that applies to its target with no legal outcome, or make the start of the game impossible.",
     "coverage/unguarded-rule": "No property notices the rule's removal within the scope.",
+    "coverage/not-applicable": "The property does not hold with every rule in force, so it says nothing about the removal of any rule.",
     "diff/verdict-flip": "A property holds under one rule set and is violated under the other.",
     "diff/behaviour-difference": "A run one rule set allows and the other forbids at its last step.",
     "run/scenario-expectation": "A scenario's expectation does not hold in the interpreter.",
@@ -142,6 +144,10 @@ def _lint(log: _Log, report) -> None:
     for c in report.conflicts:
         locations = rule_locations(ruleset, c.rules) or [_location(ruleset_file(ruleset))]
         log.add("lint/conflict", f"{ruleset.label}: rules {', '.join(c.rules) or '(none)'} leave no outcome for {c.event}", locations, True)
+    for what in report.unanswered:
+        log.undecided(f"lint {ruleset.label}: conflicts", what, [_location(ruleset_file(ruleset))], False)
+    for what in report.checker_bugs:
+        log.undecided(f"lint {ruleset.label}: conflicts", what, [_location(ruleset_file(ruleset))], True)
 
 
 def _diff(log: _Log, result) -> None:
@@ -152,14 +158,21 @@ def _diff(log: _Log, result) -> None:
         log.add("diff/verdict-flip", f"{f.prop.id} is violated under {result.name(r.ruleset)} only", locations, True, flows=[code_flow(r)])
     for d in result.behaviours:
         locations = action_location(d.allowing, d.kind) + action_location(d.refusing, d.kind)
-        log.add("diff/behaviour-difference", f"{d.kind.value}: allowed by {result.name(d.allowing)}, not by {result.name(d.refusing)}: {d.refused}",
+        shortest = f" (not the shortest: {d.shortest})" if d.shortest else ""
+        log.add("diff/behaviour-difference", f"{d.kind.value}: allowed by {result.name(d.allowing)}, not by {result.name(d.refusing)}: {d.refused}{shortest}",
                 locations or [_location(ruleset_file(d.allowing))], True)
     for p in result.problems:
         log.undecided(f"diff {result.name(result.a)} vs {result.name(result.b)}", p.what, [_location(ruleset_file(result.a))], p.checker_bug)
 
 
-def _coverage(log: _Log, ruleset: RuleSet, rows) -> None:
-    for row in rows:
+def _coverage(log: _Log, result) -> None:
+    ruleset = result.ruleset
+    for r in result.not_applicable:
+        if r.verdict in (Verdict.UNKNOWN, Verdict.ERROR):
+            log.undecided(f"coverage {ruleset.label} with every rule in force: {r.prop.id}", r.reason, [property_location(r.prop)], r.verdict is Verdict.ERROR)
+        else:
+            log.add("coverage/not-applicable", f"{ruleset.label}: {not_applicable_warning(r)}", [property_location(r.prop)], True, "warning")
+    for row in result.rows:
         locations = rule_locations(ruleset, [row.rule])
         if any(r.verdict is Verdict.ERROR for r in row.results) or row.reason.startswith("not decided"):
             bug = next((r.reason for r in row.results if r.verdict is Verdict.ERROR), "")
@@ -172,11 +185,13 @@ def _coverage(log: _Log, ruleset: RuleSet, rows) -> None:
 
 def _scenario(log: _Log, result) -> None:
     s = result.scenario
+    noted = {"cites_outside": cites_outside(s), "padding": padding_labels(s)}
+    properties = {key: value for key, value in noted.items() if value} or None
     if result.passed:
-        log.add("run/scenario-expectation", f"{s.name}: every expectation holds", [_location(s.path)], False)
+        log.add("run/scenario-expectation", f"{s.name}: every expectation holds", [_location(s.path)], False, properties=properties)
     for f in result.failures:
         line = s.steps[f.step - 1].line if 0 < f.step <= len(s.steps) else None
-        log.add("run/scenario-expectation", f"{s.name}: step {f.step}: {f.message}", [_location(s.path, line)], True)
+        log.add("run/scenario-expectation", f"{s.name}: step {f.step}: {f.message}", [_location(s.path, line)], True, properties=properties)
 
 
 def _replay(log: _Log, c) -> None:
@@ -194,7 +209,7 @@ def sarif_document(items: list[tuple], summary) -> str:
         elif kind == "diff":
             _diff(log, item[0])
         elif kind == "coverage":
-            _coverage(log, item[0], item[2])
+            _coverage(log, item[0])
         elif kind == "scenario":
             _scenario(log, *item)
         elif kind == "replay":
@@ -202,7 +217,7 @@ def sarif_document(items: list[tuple], summary) -> str:
     run = {
         "tool": {"driver": {"name": "zoneproof", "version": __version__, "semanticVersion": __version__, "rules": list(log.rules.values())}},
         "originalUriBaseIds": {SOURCE_ROOT: {"uri": Path.cwd().as_uri() + "/"}},
-        "invocations": [{"executionSuccessful": True, "exitCode": summary.exit_code}],
+        "invocations": [{"executionSuccessful": summary.exit_code != ExitCode.INTERRUPTED, "exitCode": summary.exit_code}],
         "results": log.results,
         "properties": {"command": summary.command, "counts": dict(summary.counts), "seconds": round(summary.seconds, 3)},
     }

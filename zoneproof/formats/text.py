@@ -36,8 +36,8 @@ class Text(Output):
     def diff(self, result, paths: dict) -> None:
         self.lines(format_diff(result, paths))
 
-    def coverage(self, ruleset, scope, rows, props) -> None:
-        self.lines(format_coverage(ruleset, scope, rows, props))
+    def coverage(self, result, props) -> None:
+        self.lines(format_coverage(result, props))
 
     def scenario(self, result) -> None:
         self.lines(format_scenario(result))
