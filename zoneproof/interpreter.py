@@ -72,12 +72,26 @@ MOVES_CARD = (
     K.RETURN_TO_HAND, K.PUT_INTO_LIBRARY, K.PUT_ONTO_BATTLEFIELD, K.MOVE_TO_COMMAND, K.BRING_IN,
     K.SEARCH_LIBRARY,
 )
+# Actions that may record the new order of piles they rearrange (`order`): shuffles, a rearrangement, a
+# hand shuffled away, a mulligan, and a keep that shuffles back the cards a Commander mulligan set aside (903.8).
+RECORDS_ORDER = (K.SHUFFLE, K.REORDER, K.SHUFFLE_HAND_INTO_LIBRARY, K.MULLIGAN, K.KEEP)
 # What 400.7 wipes, apart from the effects (which 400.7a may carry).
 NO_MEMORY = dict(counters=0, tapped=False, attached=False)
 
 
 class IllegalAction(Exception):
     """The action is not possible in this state under these rules."""
+
+
+class OrderMissing(IllegalAction):
+    """The action rearranges a pile but does not record its new order: `key` names the pile
+    (`zone_key`), `members` are the objects it must order, bottom first. Illegal as it stands; an
+    explorer that fills in each order the interpreter asks for learns every outcome of the action."""
+
+    def __init__(self, key: str, members: list[int]):
+        super().__init__(f"the action does not record the new order of {key}")
+        self.key = key
+        self.members = tuple(members)
 
 
 @dataclass(frozen=True)
@@ -334,7 +348,8 @@ class _Step:
         key = zone_key(zone, player)
         order = self.action.order_for(key)
         members = self.pile(zone, player if player is not None else 0)
-        self.require(order is not None, f"the action does not record the new order of {key}")
+        if order is None:
+            raise OrderMissing(key, members)
         self.require(sorted(order) == sorted(members), f"the recorded order of {key} is not a rearrangement of its cards")
         for depth_from_top, i in enumerate(order):
             self.objects[i] = self.objects[i].moved(pos=len(order) - 1 - depth_from_top)
@@ -348,7 +363,7 @@ class _Step:
         handler = getattr(self, f"do_{self.action.kind.value}")
         handler()
         self.reveal()
-        if self.action.kind not in (K.SHUFFLE, K.REORDER, K.SHUFFLE_HAND_INTO_LIBRARY, K.MULLIGAN, K.KEEP):
+        if self.action.kind not in RECORDS_ORDER:
             self.require(not self.action.order, f"{self.action.kind.value} records no order")
         self.require(not self.action.to_command or self.replaced, f"{self.action.kind.value} moved no commander that could go to the command zone instead")
         self.track_fresh()
@@ -794,7 +809,9 @@ class _Step:
         key = zone_key(Zone.LIBRARY, p)
         order = self.action.order_for(key)
         new_hand = set(self.action.cards)
-        self.require(order is not None and {k for k, _ in self.action.order} == {key}, f"a mulligan records the new order of {key} and nothing else")
+        if order is None:
+            raise OrderMissing(key, [i for i in members if i not in new_hand])
+        self.require({k for k, _ in self.action.order} == {key}, f"a mulligan records the new order of {key} and nothing else")
         self.require(len(new_hand) == size, f"the new hand has {size} cards, the action lists {len(new_hand)}")
         self.require(sorted([*new_hand, *order]) == sorted(members), f"the new hand and {key} must together be the old hand and library")
         renew = self.world.on(Behaviour.NEW_OBJECT)
@@ -855,8 +872,8 @@ class _Step:
                 self.cite(renew)
                 fields.update(gen=old.gen + 1, **NO_MEMORY, effect=False)
             self.objects[i] = old.moved(**fields)
-        self.require({k for k, _ in self.action.order} == {zone_key(Zone.LIBRARY, p)}, "the keep records the new order of the library the set-aside cards are shuffled into")
         self.set_order(Zone.LIBRARY, p)
+        self.require({k for k, _ in self.action.order} == {zone_key(Zone.LIBRARY, p)}, "the keep records the new order of the library the set-aside cards are shuffled into")
 
     def do_bottom(self) -> None:
         c, o = self.target()
