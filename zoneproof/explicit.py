@@ -40,7 +40,7 @@ from .interpreter import (
     check_initial,
     uses_position,
 )
-from .model import Action, ActionKind, CardType, GameState, Scope, SlotKind, Step, Zone, initial_state, slots_for
+from .model import Action, ActionKind, Behaviour, CardType, GameState, Scope, SlotKind, Step, Zone, initial_state, slots_for
 from .properties import Property, PropertyKind
 from .replay import execute, first_violation
 from .ruleset import RuleSet
@@ -75,10 +75,18 @@ def each_type(bits: int) -> Iterator[int]:
     return (1 << i for i in range(TYPE_BITS) if bits >> i & 1)
 
 
-def chosen_types(packed: int, slots: int) -> tuple[CardType, ...]:
-    """One concrete deck within the open types: the first possible type of each slot (in the order
-    of CardType). Any choice behaves the same on the path that led to these types."""
-    return tuple(SINGLE[bits & -bits] for bits in (types_of(packed, s) for s in range(slots)))
+def chosen_deck(packed: int, slots: int) -> int:
+    """One deck within the open types (packed, one type per card): the first possible type of each
+    card, in the order of CardType."""
+    deck = 0
+    for s in range(slots):
+        bits = types_of(packed, s)
+        deck = narrowed(deck, s, bits & -bits)
+    return deck
+
+
+def deck_types(deck: int, slots: int) -> tuple[CardType, ...]:
+    return tuple(SINGLE[types_of(deck, s)] for s in range(slots))
 
 
 class TypeUndecided(Exception):
@@ -156,7 +164,7 @@ class Candidate:
     action: Action
     sources: frozenset[Zone] | None
     lists_cards: bool
-    positions: dict = field(default_factory=dict, repr=False, compare=False)  # its `n` variants, made when first needed
+    memo: dict = field(default_factory=dict, repr=False, compare=False)  # its `n` variants, made when first needed
 
 
 def action_space(world: World) -> tuple[Candidate, ...]:
@@ -166,11 +174,12 @@ def action_space(world: World) -> tuple[Candidate, ...]:
     once per world."""
     space = []
     commanders = {s.index for s in world.slots if s.is_commander}
+    outside = () if world.on(Behaviour.OUTSIDE_UNTOUCHABLE) else (Zone.OUTSIDE,)  # as SOURCES says
     for kind in dict.fromkeys(d.kind for d in world.ruleset.actions):
         cards = [None] if kind in NO_CARD else range(len(world.slots))
         zones = list(Zone) if kind is K.REORDER else [None]
         players = [None, *range(world.players)] if kind is K.REORDER else range(world.players) if kind in USES_PLAYER else [None]
-        sources = frozenset(SOURCES[kind]) | {Zone.OUTSIDE} if kind in SOURCES else None
+        sources = frozenset((*SOURCES[kind], *outside)) if kind in SOURCES else None
         for card, zone, player in product(cards, zones, players):
             for to_command in (False, True) if kind in MOVES_CARD and card in commanders else (False,):
                 action = Action(kind, card=card, player=player, zone=zone, to_command=to_command)
@@ -207,14 +216,14 @@ def candidate_forms(world: World, state: GameState, space: tuple[Candidate, ...]
             yield candidate, action
 
 
-def positioned(world: World, candidate: Candidate, action: Action) -> Sequence[Action]:
-    """The action with every `n` the encoder admits (0 .. len(slots) + 1) where n places the card,
-    else with n = 0."""
-    if not uses_position(world, action):
+def positioned(world: World, candidate: Candidate, action: Action, places: Callable | None = None) -> Sequence[Action]:
+    """The action with every `n` the encoder admits (0 .. len(slots) + 1) where n places the card
+    (uses_position, or `places(world, candidate, action)`, a remembered answer of it), else with n = 0."""
+    if not (uses_position(world, action) if places is None else places(world, candidate, action)):
         return (action,)
-    found = candidate.positions.get(action.cards)
+    found = candidate.memo.get(action.cards)
     if found is None:
-        found = candidate.positions[action.cards] = tuple(replace(action, n=n) for n in range(len(world.slots) + 2))
+        found = candidate.memo[action.cards] = tuple(replace(action, n=n) for n in range(len(world.slots) + 2))
     return found
 
 
@@ -266,22 +275,45 @@ def legal_steps(world: World, state: GameState) -> Iterator[tuple[Action, object
 
 
 @dataclass(frozen=True)
+class Arrival:
+    """A step that reached a node: from `parent`, by `action`, under the open types `types`."""
+
+    parent: "Node"
+    action: Action
+    rules: tuple[str, ...]
+    types: int
+
+
 class Node:
     """A search state: a game state and the types still open for each card (packed), with the
-    step that first reached it."""
+    steps that reached it (none for the start). Two steps that reach the same game state at the
+    same level, under open types that differ in one card only, make one node whose open types are
+    their union."""
 
-    state: GameState
-    types: int
-    parent: "Node | None" = field(default=None, repr=False, compare=False)
-    action: Action | None = field(default=None, repr=False, compare=False)
-    rules: tuple[str, ...] = field(default=(), repr=False, compare=False)
+    __slots__ = ("state", "types", "level", "arrivals")
 
-    def path(self) -> list["Node"]:
-        nodes, node = [], self
-        while node is not None:
-            nodes.append(node)
-            node = node.parent
-        return nodes[::-1]
+    def __init__(self, state: GameState, types: int, level: int = 0, arrivals: list[Arrival] | None = None):
+        self.state, self.types, self.level, self.arrivals = state, types, level, arrivals or []
+
+    def path(self, deck: int) -> list[tuple[Arrival, "Node"]]:
+        """The steps from the start to this node, each with the node it reached, for a deck
+        (packed, one type per card) within its open types."""
+        steps, node = [], self
+        while node.arrivals:
+            arrival = next(a for a in node.arrivals if deck & ~a.types == 0)
+            steps.append((arrival, node))
+            node = arrival.parent
+        return steps[::-1]
+
+
+def _unite(a: int, b: int) -> int | None:
+    """The union of two sets of decks when it is a set of decks again (one within the other, or
+    differing in one card's types); else None."""
+    if a & ~b == 0 or b & ~a == 0:
+        return a | b
+    diff = a ^ b
+    low, high = ((diff & -diff).bit_length() - 1) // TYPE_BITS, (diff.bit_length() - 1) // TYPE_BITS
+    return a | b if low == high else None
 
 
 @dataclass(frozen=True)
@@ -348,11 +380,42 @@ class StateSpace:
         state = node.state
         for candidate, action in candidate_forms(self.world(node.types), state, self.space):
             def steps(world, candidate=candidate, action=action):
-                return tuple(step for a in positioned(world, candidate, action) for step in outcomes(world, state, a))
+                return tuple(step for a in positioned(world, candidate, action, self._places) for step in outcomes(world, state, a))
 
             for types, taken in self._split(steps, node.types):
                 for a, outcome in taken:
                     yield Transition(node, a, outcome.rules, outcome.state, types)
+
+    def _places(self, world: World, candidate: Candidate, action: Action) -> bool:
+        """uses_position(world, action), remembered for each action as the types of its card for
+        which it holds: it is a function of the world and the action, and (as checked when it is
+        first asked, with every other card's type open) reads no other card's type. Asking it
+        again splits a card's open types only where the answer depends on them."""
+        if action.card is None or action is not candidate.action:
+            return uses_position(world, action)
+        placing = candidate.memo.get("placing")
+        if placing is None:
+            placing = candidate.memo["placing"] = self._placing_types(action)
+        if placing < 0:  # it reads another card's type: not remembered
+            return uses_position(world, action)
+        bits = types_of(world.card_types.packed, action.card)
+        if bits & ~placing == 0:
+            return True
+        if bits & placing == 0:
+            return False
+        raise TypeUndecided(action.card)
+
+    def _placing_types(self, action: Action) -> int:
+        """The types of the action's card for which uses_position holds; -1 when it reads the type
+        of another card."""
+        every = sum(narrowed(0, s, ANY_TYPE) for s in range(len(self.slots)))
+        found = 0
+        for bit in each_type(ANY_TYPE):
+            try:
+                found |= bit if uses_position(self.world(narrowed(every, action.card, bit)), action) else 0
+            except TypeUndecided:
+                return -1
+        return found
 
     def _split(self, run: Callable[[World], tuple], types: int) -> list[tuple[int, tuple]]:
         """run(world) for every deck the open types allow, as (types, result) with the types that
@@ -409,6 +472,7 @@ class SearchResult:
     completed: int  # the deepest level whose every state and step was checked; -1 when no game can start
     exhausted: bool  # a level brought no new state: every reachable state was explored
     budget_reached: bool
+    last_level: tuple["Node", ...] = field(default=(), repr=False)  # the nodes of the deepest level kept
 
 
 class _Judge:
@@ -447,8 +511,8 @@ def search(space: StateSpace, goals: list[Goal], depth: int, max_states: int) ->
     on_state = [g for g in goals if not g.on_step]
     on_step = [g for g in goals if g.on_step]
     if space.start is None:
-        return SearchResult(hits, (), -1, True, False)
-    kept: dict[GameState, list[int]] = {space.start.state: [space.start.types]}
+        return SearchResult(hits, (), -1, True, False, ())
+    kept: dict[GameState, list[Node]] = {space.start.state: [space.start]}
     levels = [1]
 
     def check_state(node: Node, level: int) -> None:
@@ -461,13 +525,13 @@ def search(space: StateSpace, goals: list[Goal], depth: int, max_states: int) ->
                     hits[goal.name] = Hit(goal.name, level, node, None, types)
 
     def done() -> bool:
-        return len(hits) == len(goals)
+        return bool(goals) and len(hits) == len(goals)
 
     check_state(space.start, 0)
     frontier = [space.start]
     for level in range(1, depth + 1):
         if done():
-            return SearchResult(hits, tuple(levels), level - 1, False, False)
+            return SearchResult(hits, tuple(levels), level - 1, False, False, tuple(frontier))
         following: list[Node] = []
         for node in frontier:
             prepared: dict[str, object] = {}
@@ -482,21 +546,28 @@ def search(space: StateSpace, goals: list[Goal], depth: int, max_states: int) ->
                         if types is not None:
                             hits[goal.name] = Hit(goal.name, level, node, step, types)
                 known = kept.setdefault(step.state, [])
-                if any(step.types & ~t == 0 for t in known):
+                if any(step.types & ~other.types == 0 for other in known):
+                    continue  # a node kept before covers these decks
+                arrival = Arrival(node, step.action, step.rules, step.types)
+                widened = next((other for other in known if other.level == level and _unite(other.types, step.types) is not None), None)
+                if widened is not None:
+                    widened.types = _unite(widened.types, step.types)
+                    widened.arrivals.append(arrival)
+                    check_state(widened, level)
                     continue
                 if sum(levels) + len(following) >= max_states:
-                    return SearchResult(hits, (*levels, len(following)), level - 1, False, True)
-                known.append(step.types)
-                reached = Node(step.state, step.types, node, step.action, step.rules)
+                    return SearchResult(hits, (*levels, len(following)), level - 1, False, True, tuple(following))
+                reached = Node(step.state, step.types, level, [arrival])
+                known.append(reached)
                 following.append(reached)
                 check_state(reached, level)
                 if done():
-                    return SearchResult(hits, (*levels, len(following)), level - 1, False, False)
+                    return SearchResult(hits, (*levels, len(following)), level - 1, False, False, tuple(following))
         levels.append(len(following))
         if not following:
-            return SearchResult(hits, tuple(levels), depth, True, False)
+            return SearchResult(hits, tuple(levels), depth, True, False, tuple(frontier))
         frontier = following
-    return SearchResult(hits, tuple(levels), depth, False, False)
+    return SearchResult(hits, tuple(levels), depth, False, False, tuple(frontier))
 
 
 # ---------------------------------------------------------------- checking properties
@@ -571,10 +642,11 @@ def check_explicitly(ruleset: RuleSet, props: list[Property], scope: Scope, max_
 
 
 def _counterexample(space: StateSpace, prop: Property, hit: Hit, seed: int) -> PropertyResult:
-    nodes = hit.node.path()[1:]
-    actions = [n.action for n in nodes] + ([hit.step.action] if hit.step else [])
-    recorded = [n.state for n in nodes] + ([hit.step.state] if hit.step else [])
-    card_types = chosen_types(hit.types, len(space.slots))
+    deck = chosen_deck(hit.types, len(space.slots))
+    path = hit.node.path(deck)
+    actions = [arrival.action for arrival, _ in path] + ([hit.step.action] if hit.step else [])
+    recorded = [node.state for _, node in path] + ([hit.step.state] if hit.step else [])
+    card_types = deck_types(deck, len(space.slots))
     world = space.concrete_world(card_types)
     steps, mismatch = execute(world, space.start_state, actions, recorded=recorded)
     if mismatch is None and first_violation(world, prop, space.start_state, steps) != hit.depth:
