@@ -40,7 +40,7 @@ from .interpreter import (
     check_initial,
     uses_position,
 )
-from .model import Action, ActionKind, Behaviour, CardType, GameState, Scope, SlotKind, Step, Zone, initial_state, slots_for
+from .model import PREGAME_ACTIONS, Action, ActionKind, Behaviour, CardType, GameState, Scope, SlotKind, Step, Zone, initial_state, slots_for
 from .properties import Property, PropertyKind
 from .replay import execute, first_violation
 from .ruleset import RuleSet
@@ -203,11 +203,14 @@ def _subsets(cards: list[int]) -> Iterator[tuple[int, ...]]:
 
 def candidate_forms(world: World, state: GameState, space: tuple[Candidate, ...]) -> Iterator[tuple[Candidate, Action]]:
     """Each candidate of the space worth trying in `state`, with its `cards` filled in: its card
-    in a zone it may be taken from, every subset of the cards it may list."""
+    in a zone it may be taken from, no pregame action once the game has started (as
+    PREGAME_ACTIONS says), every subset of the cards it may list."""
     zones = [o.zone for o in state.objects]
     for candidate in space:
         action = candidate.action
         if candidate.sources is not None and zones[action.card] not in candidate.sources:
+            continue
+        if state.started and action.kind in PREGAME_ACTIONS:
             continue
         if candidate.lists_cards:
             for cards in _subsets(listable_cards(world, state, action)):
@@ -274,7 +277,7 @@ def legal_steps(world: World, state: GameState) -> Iterator[tuple[Action, object
 # ---------------------------------------------------------------- the state space
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Arrival:
     """A step that reached a node: from `parent`, by `action`, under the open types `types`."""
 
