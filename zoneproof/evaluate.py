@@ -419,7 +419,8 @@ class _Compiler:
         for condition, variables in zip(conditions, used):
             level = max((i + 1 for i, name in enumerate(names) if name in variables), default=0)
             (late if staged and _reads_step(condition) else early)[level].append(self.compile(condition))
-        return _Loops(kind == "forall", tuple(names), tuple(domains), early, late, conclusion)
+        junctions = lambda levels: tuple(_lazy_junction(c, stop=False) for c in levels)  # noqa: E731
+        return _Loops(kind == "forall", tuple(names), tuple(domains), junctions(early), junctions(late), conclusion)
 
     def staged(self, expr: Expr) -> "Staged":
         parts = _chain(expr, "and")
@@ -438,7 +439,11 @@ class _Compiler:
                 elif not v:
                     return False
             return UNDECIDED if undecided else True
-        return Staged(prepare, finish)
+
+        def may_fail(prepared) -> bool:
+            trees = iter(prepared)
+            return any(not (isinstance(part, _Loops) and part.forall and next(trees) is NONE_OPEN) for part in compiled)
+        return Staged(prepare, finish, may_fail)
 
 
 @dataclass(frozen=True)
@@ -447,10 +452,12 @@ class Staged:
     state (the backend needs no action and no next state), tests the quantifiers' conditions that
     read only that state; `finish(prepared, backend)` evaluates the rest for one step. The step's
     card types may be narrower than those `prepare` saw: a condition it found UNDECIDED is tested
-    again."""
+    again. `may_fail(prepared)` is false when no step from the state can make the property false
+    (each part of its top-level `and` a `forall` whose early conditions hold for no binding)."""
 
     prepare: Callable[[Backend], Any]
     finish: Callable[[Any, Backend], Any]
+    may_fail: Callable[[Any], bool]
 
 
 NONE_OPEN = object()  # what _Loops.prepare returns when the early conditions leave no binding open
@@ -468,14 +475,14 @@ class _Prepared:
 @dataclass(frozen=True)
 class _Loops:
     """A lazy quantifier (see _Compiler.lazy_quantifier): `early[k]` and `late[k]` are the
-    conditions completed by binding the first k variables, `conclusion` what a binding that meets
-    them must satisfy (None for exists)."""
+    conjunctions of the conditions completed by binding the first k variables, `conclusion` what a
+    binding that meets them must satisfy (None for exists)."""
 
     forall: bool
     names: tuple[str, ...]
     domains: tuple[tuple[int, ...], ...]
-    early: list[list[Compiled]]
-    late: list[list[Compiled]]
+    early: tuple[Compiled, ...]
+    late: tuple[Compiled, ...]
     conclusion: Compiled | None
 
     def __call__(self, b, env):
@@ -490,13 +497,10 @@ class _Loops:
         return NONE_OPEN if found is None else found
 
     def _prepare(self, level: int, b, env) -> _Prepared | None:
-        recheck = False
-        for condition in self.early[level]:
-            v = condition(b, env)
-            if v is UNDECIDED:
-                recheck = True
-            elif not v:
-                return None
+        met = self.early[level](b, env)
+        if met is False:
+            return None
+        recheck = met is UNDECIDED
         if level == len(self.names):
             return _Prepared(recheck, ())
         name, children = self.names[level], []
@@ -505,7 +509,7 @@ class _Loops:
             child = self._prepare(level + 1, b, env)
             if child is not None:
                 children.append((value, child))
-        return _Prepared(recheck, tuple(children))
+        return _Prepared(recheck, tuple(children)) if children else None
 
     def finish(self, prepared, b, env):
         """The quantifier's value; with `prepared` (from prepare) only over the bindings it left
@@ -518,15 +522,12 @@ class _Loops:
         return value
 
     def _walk(self, level: int, prepared: _Prepared | None, b, env, undecided: bool):
-        vacuous = self.forall  # a binding whose condition is false: true for forall, false for exists
         tested = (self.early[level], self.late[level]) if prepared is None or prepared.recheck else (self.late[level],)
         for conditions in tested:
-            for condition in conditions:
-                v = condition(b, env)
-                if v is UNDECIDED:
-                    undecided = True
-                elif not v:
-                    return vacuous
+            met = conditions(b, env)
+            if met is False:
+                return self.forall  # the binding's condition is false: true for forall, false for exists
+            undecided = undecided or met is UNDECIDED
         if level == len(self.names):
             if self.conclusion is None:  # exists: every conjunct holds, or some is undecided
                 return UNDECIDED if undecided else True

@@ -35,6 +35,7 @@ from .interpreter import (
     USES_PLAYER,
     IllegalAction,
     OrderMissing,
+    Outcome,
     World,
     apply,
     check_initial,
@@ -237,7 +238,7 @@ def candidate_actions(world: World, state: GameState) -> Iterator[Action]:
         yield from positioned(world, candidate, action)
 
 
-def outcomes(world: World, state: GameState, action: Action) -> list[tuple[Action, object]]:
+def outcomes(world: World, state: GameState, action: Action) -> list[tuple[Action, Outcome]]:
     """(action, interpreter Outcome) for every legal completion of the action: none when it is
     illegal, one when it rearranges no pile, and one for each order of the piles it rearranges
     (the interpreter names them: OrderMissing) when it does."""
@@ -256,9 +257,9 @@ def outcomes(world: World, state: GameState, action: Action) -> list[tuple[Actio
         return [(action, outcome)]
     keys = list(order)
     found = []
-    for orders in product(*(permutations(order[key]) for key in keys)):
+    for index, orders in enumerate(product(*(permutations(order[key]) for key in keys))):
         completed = replace(action, order=tuple(zip(keys, orders)))
-        if not found:  # the first permutation of each pile is the one just applied
+        if index == 0:  # each pile in the order just applied
             found.append((completed, outcome))
             continue
         try:
@@ -268,7 +269,7 @@ def outcomes(world: World, state: GameState, action: Action) -> list[tuple[Actio
     return found
 
 
-def legal_steps(world: World, state: GameState) -> Iterator[tuple[Action, object]]:
+def legal_steps(world: World, state: GameState) -> Iterator[tuple[Action, Outcome]]:
     """Every legal action in `state` with its outcome: the interpreter's successors of the state."""
     for action in candidate_actions(world, state):
         yield from outcomes(world, state, action)
@@ -337,6 +338,7 @@ class StateSpace:
         self.scope = ruleset.scope_for(scope)
         self.slots = slots_for(self.scope)
         self._worlds: dict[int, World] = {}
+        self._orders: dict[frozenset[ActionKind], tuple[Candidate, ...]] = {}
         encoding = Encoding(ruleset, replace(self.scope, depth=0))  # the start positions: A1 on top of A's library
         decks = {
             p: sorted((s.index for s in self.slots if s.owner == p and s.kind is SlotKind.CARD), key=encoding.start_position)
@@ -348,8 +350,12 @@ class StateSpace:
         self.space = action_space(self.world(0 if types is None else types))
 
     def world(self, types: int) -> World:
+        """The world of the open types (the interpreter's view: StrictTypes), kept for the types
+        asked for lately."""
         found = self._worlds.get(types)
         if found is None:
+            if len(self._worlds) >= 4096:
+                self._worlds.clear()
             found = self._worlds[types] = World.of(self.ruleset, self.slots, StrictTypes(types, len(self.slots)), self.scope)
         return found
 
@@ -377,17 +383,25 @@ class StateSpace:
             packed = narrowed(packed, s, bits)
         return packed
 
-    def successors(self, node: Node) -> Iterator[Transition]:
+    def successors(self, node: Node, first: frozenset[ActionKind] = frozenset()) -> Iterator[Transition]:
         """Every step from the node: each candidate tried with the node's types, and where the
-        interpreter reads an open type, with each type (the types with the same steps together)."""
+        interpreter reads an open type, with each type (the types with the same steps together);
+        the kinds in `first` before the others."""
         state = node.state
-        for candidate, action in candidate_forms(self.world(node.types), state, self.space):
+        space = self.space if not first else self._first(first)
+        for candidate, action in candidate_forms(self.world(node.types), state, space):
             def steps(world, candidate=candidate, action=action):
                 return tuple(step for a in positioned(world, candidate, action, self._places) for step in outcomes(world, state, a))
 
             for types, taken in self._split(steps, node.types):
                 for a, outcome in taken:
                     yield Transition(node, a, outcome.rules, outcome.state, types)
+
+    def _first(self, kinds: frozenset[ActionKind]) -> tuple[Candidate, ...]:
+        found = self._orders.get(kinds)
+        if found is None:
+            found = self._orders[kinds] = tuple(sorted(self.space, key=lambda c: c.action.kind not in kinds))
+        return found
 
     def _places(self, world: World, candidate: Candidate, action: Action) -> bool:
         """uses_position(world, action), remembered for each action as the types of its card for
@@ -447,13 +461,17 @@ class Goal:
     """What the search looks for: a state (or, `on_step`, a step) where `reached(backend,
     prepared)` is true (True, False or UNDECIDED where it reads an open type). `prepare`, for a
     step goal, is called once per state with a backend of that state alone, and what it returns is
-    passed to `reached` for every step from the state (None without it)."""
+    passed to `reached` for every step from the state (None without it); it returns UNREACHABLE
+    when no step from the state reaches the goal."""
 
     name: str
     on_step: bool
     reached: Callable[[ConcreteBackend, object], object]
     prepare: Callable[[ConcreteBackend], object] | None = None
     kinds: frozenset[ActionKind] | None = None  # a step goal: the only action kinds that may reach it (None: any)
+
+
+UNREACHABLE = object()  # what a step goal's `prepare` returns for a state no step from which reaches it
 
 
 @dataclass(frozen=True)
@@ -530,20 +548,33 @@ def search(space: StateSpace, goals: list[Goal], depth: int, max_states: int) ->
     def done() -> bool:
         return bool(goals) and len(hits) == len(goals)
 
+    def preparations(node: Node) -> dict[str, object]:
+        backend = space.backend(OpenTypes(node.types, len(space.slots)), node.state)
+        return {g.name: g.prepare(backend) for g in on_step if g.prepare is not None and g.name not in hits}
+
     check_state(space.start, 0)
     frontier = [space.start]
     for level in range(1, depth + 1):
         if done():
             return SearchResult(hits, tuple(levels), level - 1, False, False, tuple(frontier))
         following: list[Node] = []
+        # The order in which a level's nodes, and each node's steps, are tried changes nothing the
+        # level holds, only how soon a violation in it is found: first the nodes from which some
+        # step goal may be reached, and the action kinds that may reach one.
+        prepared_for = {id(node): preparations(node) for node in frontier} if on_step else {}
+        if prepared_for:
+            frontier = sorted(frontier, key=lambda n: all(p is UNREACHABLE for p in prepared_for[id(n)].values()))
         for node in frontier:
-            prepared: dict[str, object] = {}
-            for step in space.successors(node):
+            prepared = prepared_for.get(id(node), {})
+            first = frozenset().union(*(g.kinds or () for g in on_step if g.name not in hits))
+            for step in space.successors(node, first):
                 judge = None
                 for goal in on_step:
                     if goal.name not in hits and (goal.kinds is None or step.action.kind in goal.kinds):
                         if goal.prepare is not None and goal.name not in prepared:
-                            prepared[goal.name] = goal.prepare(space.backend(OpenTypes(node.types, len(space.slots)), node.state))
+                            prepared.update(preparations(node))
+                        if prepared.get(goal.name) is UNREACHABLE:
+                            continue
                         judge = judge or _Judge(space, step.types, (node.state, step.action, step.state))
                         types = judge.reached(goal, prepared.get(goal.name))
                         if types is not None:
@@ -616,7 +647,12 @@ def property_goal(prop: Property, space: StateSpace) -> Goal:
         holds = compile_lazily(prop, space.slots, space.scope.players)
         return Goal(prop.id, False, lambda backend, _: _negated(holds(backend)))
     staged = compile_staged(prop, space.slots, space.scope.players)
-    return Goal(prop.id, True, lambda backend, prepared: _negated(staged.finish(prepared, backend)), staged.prepare, falsifying_kinds(prop))
+
+    def prepare(backend):
+        prepared = staged.prepare(backend)
+        return prepared if staged.may_fail(prepared) else UNREACHABLE
+
+    return Goal(prop.id, True, lambda backend, prepared: _negated(staged.finish(prepared, backend)), prepare, falsifying_kinds(prop))
 
 
 def _negated(value: object) -> object:
