@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import resource
 import statistics
@@ -71,12 +70,15 @@ def depth_range(text: str) -> list[int]:
     return list(range(int(low), int(high or low) + 1))
 
 
-def growth(times: dict[int, float]) -> float | None:
-    """The factor per extra step from the shallowest depth to the deepest: (t_last / t_first) ** (1 / steps)."""
+def growth_text(times: dict[int, float], bounded: bool) -> str:
+    """The factor per extra step from the shallowest depth to the deepest, (t_last / t_first) ** (1
+    / steps); with `bounded`, the last time is a lower bound (no answer within the timeout or the
+    budget), and so is the factor."""
     depths = sorted(times)
     if len(depths) < 2 or times[depths[0]] <= 0:
-        return None
-    return (times[depths[-1]] / times[depths[0]]) ** (1 / (depths[-1] - depths[0]))
+        return "unknown (no answer from the first depth on)" if bounded else "unknown"
+    factor = (times[depths[-1]] / times[depths[0]]) ** (1 / (depths[-1] - depths[0]))
+    return f"at least {factor:.2f}x (to depth {depths[-1]}, where it gave no answer)" if bounded else f"{factor:.2f}x"
 
 
 def main() -> None:
@@ -156,7 +158,7 @@ def main() -> None:
         for prop in options.peer_properties.split(","):
             for cards in cards_list:
                 times: dict[str, dict[int, float]] = {"zoneproof": {}, "explicit": {}}
-                lower_bound = False  # the explicit times end with the first depth at which its budget ran out
+                bounded = {"zoneproof": False, "explicit": False}  # its times end with the first depth it did not answer
                 peer = None
                 for depth in depths:
                     scope = ["--players", "2", "--cards", str(cards), "--depth", str(depth)]
@@ -167,19 +169,19 @@ def main() -> None:
                     seconds = statistics.median(r["seconds"] for r in results)
                     if peer is None or not (peer["budget_reached"] or peer["verdict"] == "violated"):
                         peer = explicit(["mtg-current", "-p", prop, *scope])  # else: the same search as the last depth's
-                    times["zoneproof"][depth] = seconds
-                    if not lower_bound:
-                        times["explicit"][depth] = peer["seconds"]
-                        lower_bound = peer["verdict"] == "undecided"
-                    ratio = peer["seconds"] / seconds if seconds > 0 else math.inf
+                    open_ended = {"zoneproof": results[-1]["verdict"] == "unknown", "explicit": peer["verdict"] == "undecided"}
+                    for tool, t in (("zoneproof", seconds), ("explicit", peer["seconds"])):
+                        if not bounded[tool]:
+                            times[tool][depth] = t
+                            bounded[tool] = open_ended[tool]
+                    ratio = f"{peer['seconds'] / seconds:.1f}" if seconds > 0 else "inf"
+                    ratio = {(False, False): ratio, (False, True): f"> {ratio}", (True, False): f"< {ratio}"}.get(
+                        (open_ended["zoneproof"], open_ended["explicit"]), "?")
+                    ours = f"> {seconds:.2f}" if open_ended["zoneproof"] else f"{seconds:.2f}"
                     verdicts = f"{results[-1]['verdict']} {results[-1]['depth']} / {peer['verdict']} {peer['depth']}"
-                    print(f"   {prop:<24}{cards:>5}{depth:>6}{seconds:>11.2f}{explicit_seconds(peer):>11}"
-                          f"{('> ' if peer['verdict'] == 'undecided' else '') + f'{ratio:.1f}':>20}  {verdicts}")
-                ours, theirs = growth(times["zoneproof"]), growth(times["explicit"])
-                shown = "unknown (its budget ran out at the first depth)" if theirs is None else (
-                    f"at least {theirs:.2f}x (to depth {max(times['explicit'])}, where its budget ran out)" if lower_bound else f"{theirs:.2f}x")
-                if ours is not None:
-                    print(f"   {prop:<24}{cards:>5}  growth per step: zoneproof {ours:.2f}x, explicit {shown}")
+                    print(f"   {prop:<24}{cards:>5}{depth:>6}{ours:>11}{explicit_seconds(peer):>11}{ratio:>20}  {verdicts}")
+                print(f"   {prop:<24}{cards:>5}  growth per step: zoneproof {growth_text(times['zoneproof'], bounded['zoneproof'])},"
+                      f" explicit {growth_text(times['explicit'], bounded['explicit'])}")
 
     if peaks:
         print(f"\n5. peak memory of any process (zoneproof or the explicit search): {max(peaks):.0f} MiB")

@@ -40,7 +40,9 @@ TWO_PLAYERS = Scope(players=2, cards=1, sideboard=1, tokens=1, depth=2, hand=1)
 THREE_STEPS = Scope(players=1, cards=2, sideboard=1, tokens=1, depth=3, hand=1)
 
 
-def assert_agree(ruleset, props, scope, tmp_path) -> None:
+def assert_agree(ruleset, props, scope, tmp_path):
+    """The explicit search and check_properties give the same verdicts and depths; the search's
+    counterexamples replay. Returns the search's results."""
     explicit = check_explicitly(ruleset, props, scope)
     symbolic = check_properties(ruleset, props, scope, timeout=300)
     assert not explicit.budget_reached
@@ -50,6 +52,7 @@ def assert_agree(ruleset, props, scope, tmp_path) -> None:
     for result in explicit.results:
         if result.verdict is Verdict.VIOLATED:
             assert_replays(result, tmp_path)
+    return explicit.results
 
 
 def assert_replays(result, tmp_path) -> None:
@@ -86,8 +89,7 @@ SMALLEST = {"400.5": replace(ORACLE_SCOPE, cards=2), "405.5": Scope(players=1, c
 def test_the_explicit_search_finds_each_removed_rules_shortest_counterexample(rule, prop_id, depth, tmp_path):
     scope = replace(SMALLEST.get(rule, ORACLE_SCOPE), depth=depth)
     ruleset = load_ruleset("mtg-current").without([rule])
-    assert_agree(ruleset, [PROPS[prop_id]], scope, tmp_path)
-    [result] = check_explicitly(ruleset, [PROPS[prop_id]], scope).results
+    [result] = assert_agree(ruleset, [PROPS[prop_id]], scope, tmp_path)
     assert result.verdict is Verdict.VIOLATED
 
 
