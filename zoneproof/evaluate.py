@@ -124,8 +124,11 @@ class _Undecided:
     def __repr__(self) -> str:
         return "UNDECIDED"
 
+    def __bool__(self) -> bool:
+        raise TypeError("UNDECIDED is neither true nor false: test `is UNDECIDED` first")
 
-# A lazy evaluation (evaluate_lazily, compile_lazily) follows Kleene's three-valued logic: a backend
+
+# A lazy evaluation (compile_lazily, compile_staged) follows Kleene's three-valued logic: a backend
 # may answer UNDECIDED for a Bool it cannot decide, and a connective is UNDECIDED only when its
 # decided operands leave it open (false and UNDECIDED is false).
 UNDECIDED = _Undecided()
@@ -137,22 +140,18 @@ def evaluate(target: Property | Expr, backend: Backend, slots: tuple[Slot, ...],
     return _compiled(target, slots, players, lazy=False)(backend, {})
 
 
-def evaluate_lazily(target: Property | Expr, backend: Backend, slots: tuple[Slot, ...], players: int) -> Any:
-    """True, False or UNDECIDED, for a backend whose Bools are Python bools (or UNDECIDED): the
-    same value as `evaluate`, found with as few backend calls as the connectives allow. A
-    quantifier tests each conjunct of its body's condition as soon as the variables the conjunct
-    uses are bound (`forall c, d. A(c) and B(c, d) -> ...` skips every d when A(c) is false)."""
-    return _compiled(target, slots, players, lazy=True)(backend, {})
-
-
 def compile_lazily(target: Property | Expr, slots: tuple[Slot, ...], players: int) -> Callable[[Backend], Any]:
-    """evaluate_lazily as a function of the backend, compiled once for many evaluations."""
+    """The property as a function of a backend whose Bools are Python bools (or UNDECIDED): True,
+    False or UNDECIDED, the same value as `evaluate`, found with as few backend calls as the
+    connectives allow. A quantifier tests each conjunct of its body's condition as soon as the
+    variables the conjunct uses are bound (`forall c, d. A(c) and B(c, d) -> ...` skips every d
+    when A(c) is false). Compiled once for many evaluations."""
     compiled = _compiled(target, slots, players, lazy=True)
     return lambda backend: compiled(backend, {})
 
 
 def compile_staged(target: Property | Expr, slots: tuple[Slot, ...], players: int) -> "Staged":
-    """evaluate_lazily for many steps from one state, in two stages (see Staged)."""
+    """compile_lazily for many steps from one state, in two stages (see Staged)."""
     expr = target.expr if isinstance(target, Property) else target
     return _Compiler(_domains(slots, players), lazy=True).staged(expr)
 
@@ -300,10 +299,9 @@ def _not3(v: Any) -> Any:
 class _Compiler:
     """Turns an expression into a function of (backend, env), env binding the quantified variables.
 
-    Eager (lazy=False), the function makes the backend calls a walk of the tree would make, in the
-    same order, whatever the values: a symbolic backend builds the same terms. Lazy, the
-    connectives are Python's, three-valued (see UNDECIDED), and stop as soon as their value is
-    known; for a backend of plain values."""
+    Eager (lazy=False), the function evaluates every operand, left to right, whatever the values:
+    a symbolic backend gets the whole term. Lazy, the connectives are Python's, three-valued (see
+    UNDECIDED), and stop as soon as their value is known; for a backend of plain values."""
 
     domains: dict[Sort, tuple[int, ...]]
     lazy: bool
