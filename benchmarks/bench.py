@@ -31,6 +31,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from zoneproof.explicit import MAX_STATES
+
 ORACLE = [
     ("400.3", "owner-zones", 3), ("400.7", "new-object", 3), ("400.8", "exile-in-exile", 3),
     ("400.10", "command-in-command", 3), ("400.9", "command-face-down", 3), ("400.5", "ordered-zones", 3),
@@ -92,7 +94,7 @@ def main() -> None:
     parser.add_argument("--peer-cards", default="2,3,4", help="cards per player of the side-by-side runs (default 2,3,4)")
     parser.add_argument("--peer-depths", default="4-10", help="depths of the side-by-side runs (default 4-10)")
     parser.add_argument("--peer-properties", default=",".join(STOCK), help="stock properties of the side-by-side runs (default: the twelve)")
-    parser.add_argument("--max-states", type=int, default=300_000, help="the explicit search's budget of states (default 300000)")
+    parser.add_argument("--max-states", type=int, default=MAX_STATES, help=f"the explicit search's budget of states (default {MAX_STATES})")
     options = parser.parse_args()
     workdir = tempfile.mkdtemp(prefix="zoneproof-bench-")
     peaks = []

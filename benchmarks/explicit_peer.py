@@ -16,7 +16,8 @@ import argparse
 import json
 import sys
 
-from zoneproof.explicit import check_explicitly
+from zoneproof.errors import InputError
+from zoneproof.explicit import MAX_STATES, check_explicitly
 from zoneproof.model import Scope
 from zoneproof.properties import stock_properties
 from zoneproof.ruleset import load_ruleset
@@ -33,12 +34,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tokens", type=int, default=Scope.tokens)
     parser.add_argument("--depth", type=int, default=Scope.depth)
     parser.add_argument("--hand", type=int, default=Scope.hand)
-    parser.add_argument("--max-states", type=int, default=300_000, help="the budget: states kept (default 300000)")
+    parser.add_argument("--max-states", type=int, default=MAX_STATES, help=f"the budget: states kept (default {MAX_STATES})")
     options = parser.parse_args(argv)
     props = {p.id: p for p in stock_properties()}
     if options.property not in props:
         parser.error(f"no stock property '{options.property}'")
-    ruleset = load_ruleset(options.ruleset).without(options.without)
+    try:
+        ruleset = load_ruleset(options.ruleset).without(options.without)
+    except InputError as error:
+        parser.error(error.message)
     scope = Scope(players=options.players, cards=options.cards, sideboard=options.sideboard, tokens=options.tokens,
                   depth=options.depth, hand=options.hand)
     exploration = check_explicitly(ruleset, [props[options.property]], scope, max_states=options.max_states)

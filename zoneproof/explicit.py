@@ -659,7 +659,11 @@ def _negated(value: object) -> object:
     return UNDECIDED if value is UNDECIDED else not value
 
 
-def check_explicitly(ruleset: RuleSet, props: list[Property], scope: Scope, max_states: int = 200_000, seed: int = 0) -> Exploration:
+# The budget when none is given, in states kept.
+MAX_STATES = 300_000
+
+
+def check_explicitly(ruleset: RuleSet, props: list[Property], scope: Scope, max_states: int = MAX_STATES, seed: int = 0) -> Exploration:
     """Check each property to scope.depth by explicit search, keeping at most `max_states` states.
     A violation comes with a shortest counterexample as a Trace, in the form zoneproof check
     writes (its card types chosen within the open ones; `seed` is recorded in it, as check does),
