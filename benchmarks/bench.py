@@ -69,7 +69,7 @@ def check_record(output: str) -> dict:
 
 def explicit_seconds(result: dict) -> str:
     """The explicit search's seconds; "> N" where its budget ran out before an answer."""
-    return f"> {result['seconds']:.2f}" if result["verdict"] == "undecided" else f"{result['seconds']:.2f}"
+    return f"> {result['seconds']:.2f}" if result["verdict"] == "budget-exhausted" else f"{result['seconds']:.2f}"
 
 
 def depth_range(text: str) -> list[int]:
@@ -176,7 +176,7 @@ def main() -> None:
                     seconds = statistics.median(r["seconds"] for r in results)
                     if peer is None or not (peer["budget_reached"] or peer["verdict"] == "violated"):
                         peer = explicit(["mtg-current", "-p", prop, *scope])  # else: the same search as the last depth's
-                    open_ended = {"zoneproof": results[-1]["verdict"] == "unknown", "explicit": peer["verdict"] == "undecided"}
+                    open_ended = {"zoneproof": results[-1]["verdict"] == "unknown", "explicit": peer["verdict"] == "budget-exhausted"}
                     for tool, t in (("zoneproof", seconds), ("explicit", peer["seconds"])):
                         if not bounded[tool]:
                             times[tool][depth] = t

@@ -6,7 +6,7 @@ with the arguments of `zoneproof check` that bench.py uses, printed as one JSON 
 
 `seconds` is the search's own time (its setup included, Python's start and imports not), as
 `zoneproof check` reports the seconds of its queries. The budget is a number of states kept, so the
-answer does not depend on the machine's load; when it runs out, the verdict is `undecided` and
+answer does not depend on the machine's load; when it runs out, the verdict is `budget-exhausted` and
 `depth` is the last level explored completely.
 """
 
