@@ -20,11 +20,11 @@ import z3
 from benchmarks.bench import ORACLE
 from zoneproof.check import check_properties
 from zoneproof.encode.system import TransitionSystem
-from zoneproof.explicit import StateSpace, Verdict, check_explicitly, legal_steps, search
+from zoneproof.explicit import Finding, StateSpace, Verdict, check_explicitly, first_stage, legal_steps, search
 from zoneproof.interpreter import World
 from zoneproof.model import Action, ActionKind, CardType, Scope, Zone
 from zoneproof.properties import stock_properties
-from zoneproof.replay import replay_trace
+from zoneproof.replay import execute, first_violation, replay_trace
 from zoneproof.ruleset import builtin_names, load_ruleset
 from zoneproof.terms import And, Not
 from zoneproof.trace import read_trace, write_trace
@@ -237,3 +237,23 @@ def test_the_states_of_a_level_are_those_some_deck_reaches_each_kept_once():
     level_1 = [n.state for n in result.last_level]
     assert result.states_per_level == (1, len(reached - {space.start_state}))
     assert set(level_1) == reached - {space.start_state} and len(set(level_1)) == len(level_1)
+
+
+# ---------------------------------------------------------------- the checker's first stage
+
+
+def test_the_first_stage_gives_a_violating_run_no_violation_to_a_level_or_the_budget_exhausted():
+    one_card = Scope(players=1, cards=1, sideboard=0, tokens=0, depth=9)  # the stage's max_depth, not the scope's, bounds it
+    prop = PROPS["spells-not-permanents"]
+    [violated] = first_stage(load_ruleset("mtg-current").without(["400.4a"]), one_card, [prop], max_depth=3, max_states=10_000)
+    assert (violated.finding, violated.depth) == (Finding.VIOLATED, 1)
+    steps, mismatch = execute(violated.world, violated.initial, list(violated.actions))
+    assert mismatch is None and first_violation(violated.world, prop, violated.initial, steps) == 1
+
+    current = load_ruleset("mtg-current")
+    [held] = first_stage(current, one_card, [prop], max_depth=3, max_states=10_000)
+    assert (held.finding, held.depth, held.actions) == (Finding.NO_VIOLATION, 3, ())
+
+    levels = check_explicitly(current, [prop], replace(one_card, depth=1)).states_per_level
+    [cut] = first_stage(current, one_card, [prop], max_depth=3, max_states=sum(levels) + 1)
+    assert (cut.finding, cut.depth) == (Finding.BUDGET_EXHAUSTED, 1)  # levels 0 and 1 explored, level 2 not

@@ -703,3 +703,49 @@ def _counterexample(space: StateSpace, prop: Property, hit: Hit, seed: int) -> P
         violation_step=hit.depth,
     )
     return PropertyResult(prop, Verdict.VIOLATED, hit.depth, trace)
+
+
+# ---------------------------------------------------------------- a first stage for the checker
+
+
+class Finding(str, Enum):
+    VIOLATED = "violated"  # a shortest violating run, replayed in the interpreter
+    NO_VIOLATION = "no-violation"  # none in levels 0 .. depth, each explored completely
+    BUDGET_EXHAUSTED = "budget-exhausted"  # the budget ran out: none in levels 0 .. depth, nothing known beyond
+
+
+@dataclass(frozen=True)
+class StageResult:
+    property_id: str
+    finding: Finding
+    depth: int  # violated: the run's length; otherwise the last level explored completely (-1: not even the start)
+    every_depth: bool = False  # no violation: every reachable state was explored, so none at any depth
+    world: World | None = field(default=None, repr=False)  # violated: the interpreter's world, card types chosen
+    initial: GameState | None = field(default=None, repr=False)  # violated: the start of the game
+    actions: tuple[Action, ...] = ()  # violated: the run, `apply`d one by one from `initial`
+    trace: Trace | None = field(default=None, repr=False, compare=False)  # violated: the run as check writes it
+
+
+class ReplayMismatch(RuntimeError):
+    """A run the search found does not replay in the interpreter: a bug in the search, never a verdict."""
+
+
+def first_stage(ruleset: RuleSet, scope: Scope, props: Sequence[Property], max_depth: int, max_states: int = MAX_STATES) -> tuple[StageResult, ...]:
+    """For each property, breadth-first within max_depth steps and max_states states kept: a shortest violating run (world,
+    initial state, actions) at depth d, or no violation up to the last completed level L, or budget-exhausted at L."""
+    exploration = check_explicitly(ruleset, list(props), replace(scope, depth=max_depth), max_states)
+    found = []
+    for result in exploration.results:
+        prop_id = result.prop.id
+        if result.verdict is Verdict.ERROR:
+            raise ReplayMismatch(f"{prop_id}: {result.reason}")
+        if result.verdict is Verdict.BUDGET_EXHAUSTED:
+            found.append(StageResult(prop_id, Finding.BUDGET_EXHAUSTED, result.depth))
+        elif result.verdict is Verdict.HOLDS:
+            found.append(StageResult(prop_id, Finding.NO_VIOLATION, result.depth, every_depth=result.every_depth))
+        else:
+            trace = result.trace
+            world = World.of(ruleset, slots_for(trace.scope), trace.card_types, trace.scope)
+            actions = tuple(step.action for step in trace.steps)
+            found.append(StageResult(prop_id, Finding.VIOLATED, result.depth, world=world, initial=trace.initial, actions=actions, trace=trace))
+    return tuple(found)
