@@ -32,11 +32,10 @@ from .model import Action, ActionKind, Behaviour, CardType, GameState, Scope, Sl
 from .properties import Property, PropertyKind
 from .replay import execute, first_violation
 from .ruleset import RuleSet
-from .semantics import spec
+from .semantics import Listed, spec
 from .semantics.step import OrderMissing
 from .trace import Trace
 
-K = ActionKind
 
 # ---------------------------------------------------------------- open card types
 #
@@ -178,13 +177,15 @@ def action_space(world: World) -> tuple[Candidate, ...]:
     return tuple(space)
 
 
+LISTED_FROM = {Listed.HAND: (Zone.HAND,), Listed.HAND_AND_LIBRARY: (Zone.HAND, Zone.LIBRARY)}
+
+
 def listable_cards(world: World, state: GameState, action: Action) -> list[int]:
-    """The cards an action that lists cards may list: the part of a hand shuffled away (without
-    400.12), the new hand of a mulligan (from the hand and library), the commanders state-based
-    actions put into the command zone (903.9a)."""
-    if action.kind is K.STATE_BASED_ACTIONS:
+    """The cards an action may list, as its spec's `lists` says."""
+    listed = spec(action.kind).lists
+    if listed is Listed.COMMANDERS:
         return [s.index for s in world.slots if s.is_commander]
-    zones = (Zone.HAND, Zone.LIBRARY) if action.kind is K.MULLIGAN else (Zone.HAND,)
+    zones = LISTED_FROM[listed]
     return [c for c in range(len(world.slots)) if state.objects[c].zone in zones and state.objects[c].whose == action.player]
 
 

@@ -9,7 +9,7 @@ from ..model import PLAYER_NAMES, PREGAME_ACTIONS, SPELL_ONLY_TYPES, ActionKind,
 from ..ruleset import RuleSet
 from ..terms import And, If, Implies, Not, Or
 from .kernel import NO_MEMORY, encode_move, identity, move, require_open, set_order
-from .registry import PlayerUse, Target, concrete, every_step, implements, symbolic
+from .registry import Listed, PlayerUse, Target, concrete, every_step, implements, symbolic
 from .step import ConcreteStep, Effect, IllegalAction, OrderMissing, SymbolicStep, Transition
 from .visibility import look_audience
 
@@ -114,7 +114,7 @@ def encode_draw_hand(step: SymbolicStep) -> Transition:
     return Transition(guard, objects, {"drawn": lambda q: step.true}, extra=extra)
 
 
-@concrete(K.MULLIGAN, Target.NONE, PlayerUse.ALWAYS, records_order=True, lists_cards=True)
+@concrete(K.MULLIGAN, Target.NONE, PlayerUse.ALWAYS, records_order=True, lists=Listed.HAND_AND_LIBRARY)
 @implements(Behaviour.MULLIGAN_KEEP_ZERO, Behaviour.MULLIGAN_FREE_FIRST, Behaviour.MULLIGAN_LONDON, Behaviour.MULLIGAN_ONE_FEWER,
             half="concrete")
 def do_mulligan(step: ConcreteStep) -> None:
