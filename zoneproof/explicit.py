@@ -501,7 +501,7 @@ class _Judge:
         self.view.open_reads.clear()
         value = goal.reached(self.backend, prepared)
         if value is UNDECIDED:
-            return self._split(goal, prepared, self.types, self.view.open_reads[0])
+            return self._split(goal, prepared, self.types, _open_slot(goal, self.view))
         return self.types if value else None
 
     def _split(self, goal: Goal, prepared: object, types: int, slot: int) -> int | None:
@@ -509,10 +509,18 @@ class _Judge:
             narrower = narrowed(types, slot, bit)
             view = OpenTypes(narrower, len(self.space.slots))
             value = goal.reached(self.space.backend(view, *self.args), prepared)
-            found = self._split(goal, prepared, narrower, view.open_reads[0]) if value is UNDECIDED else narrower if value else None
+            found = self._split(goal, prepared, narrower, _open_slot(goal, view)) if value is UNDECIDED else narrower if value else None
             if found is not None:
                 return found
         return None
+
+
+def _open_slot(goal: Goal, view: OpenTypes) -> int:
+    """The card whose open type left the goal UNDECIDED, to split on; UNDECIDED without one is a bug,
+    never a value to read as true or false."""
+    if not view.open_reads:
+        raise RuntimeError(f"{goal.name} is UNDECIDED though it read no open card type")
+    return view.open_reads[0]
 
 
 def search(space: StateSpace, goals: list[Goal], depth: int, max_states: int) -> SearchResult:
