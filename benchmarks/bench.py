@@ -2,13 +2,20 @@
 
     python benchmarks/bench.py                 # everything, one run per case
     python benchmarks/bench.py --repeat 3      # medians over three runs
+    python benchmarks/bench.py --skip-default --skip-large --skip-oracle --peer-cards 2 --peer-depths 4-5
 
 Measures, on this machine:
   1. the default `zoneproof check` (wall and CPU seconds, the workers' included);
   2. each stock property alone at --players 2 --cards 4 --depth 10 (the solver time of that check);
-  3. each removed-rule counterexample of the oracle table at the default scope.
-Runs 2 and 3 check one property without the lint report (`--no-lint`): the figure is that check's.
-Every run is a separate `zoneproof` process, so peak memory is that process's maximum RSS.
+  3. each removed-rule counterexample of the oracle table at the default scope, by zoneproof and by
+     the explicit-state search (benchmarks/explicit_peer.py), side by side;
+  4. each stock property at --players 2, 2 to 4 cards, depth 4 to 10, by both, side by side: the
+     seconds, their ratio, and each one's growth per extra step.
+Runs 2 to 4 check one property without the lint report (`--no-lint`): the figure is that check's
+own seconds, as each reports them. The explicit search has a budget of states (`--max-states`);
+where it runs out, its figure is a lower bound, printed as "> N s", and a deeper search with the
+same budget is the same search (it stops at the same state), so it is not run again.
+Every run is a separate process, so peak memory is that process's maximum RSS.
 """
 
 from __future__ import annotations
@@ -22,6 +29,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
+
+from zoneproof.explicit import MAX_STATES
 
 ORACLE = [
     ("400.3", "owner-zones", 3), ("400.7", "new-object", 3), ("400.8", "exile-in-exile", 3),
@@ -35,22 +45,52 @@ STOCK = [
 ]
 
 
-def run(args: list[str], workdir: str) -> tuple[float, float, str, float]:
-    """(wall seconds, peak RSS in MiB, stdout, CPU seconds) of one zoneproof process and its workers."""
+PEER = str(Path(__file__).resolve().parent / "explicit_peer.py")
+
+
+def run(args: list[str], workdir: str, program: tuple[str, ...] = ("-m", "zoneproof")) -> tuple[float, float, str, float]:
+    """(wall seconds, peak RSS in MiB, stdout, CPU seconds) of one zoneproof process (or, with
+    `program`, the explicit peer's) and its workers."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.monotonic()
-    done = subprocess.run([sys.executable, "-m", "zoneproof", *args], capture_output=True, text=True, cwd=workdir)
+    done = subprocess.run([sys.executable, *program, *args], capture_output=True, text=True, cwd=workdir)
     wall = time.monotonic() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode not in (0, 1, 3) or not done.stdout.strip():
-        sys.exit(f"zoneproof {' '.join(args)} failed ({done.returncode}): {done.stderr.strip()}")
+        sys.exit(f"{' '.join(program)} {' '.join(args)} failed ({done.returncode}): {done.stderr.strip()}")
     cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
     return wall, max(after.ru_maxrss, before.ru_maxrss) / 1024, done.stdout, cpu
 
 
-def _depth(result: dict) -> str:
+def depth_text(result: dict) -> str:
     """The depth of a JSON result; an unknown that completed no depth has none."""
     return "-" if result["depth"] is None else str(result["depth"])
+
+
+def check_record(output: str) -> dict:
+    """The check record of `zoneproof check --format json` (JSON Lines: the summary follows)."""
+    return json.loads(output.splitlines()[0])
+
+
+def explicit_seconds(result: dict) -> str:
+    """The explicit search's seconds; "> N" where its budget ran out before an answer."""
+    return f"> {result['seconds']:.2f}" if result["verdict"] == "budget-exhausted" else f"{result['seconds']:.2f}"
+
+
+def depth_range(text: str) -> list[int]:
+    low, _, high = text.partition("-")
+    return list(range(int(low), int(high or low) + 1))
+
+
+def growth_text(times: dict[int, float], bounded: bool) -> str:
+    """The factor per extra step from the shallowest depth to the deepest, (t_last / t_first) ** (1
+    / steps); with `bounded`, the last time is a lower bound (no answer within the timeout or the
+    budget), and so is the factor."""
+    depths = sorted(times)
+    if len(depths) < 2 or times[depths[0]] <= 0:
+        return "unknown (no answer from the first depth on)" if bounded else "unknown"
+    factor = (times[depths[-1]] / times[depths[0]]) ** (1 / (depths[-1] - depths[0]))
+    return f"at least {factor:.2f}x (to depth {depths[-1]}, where it gave no answer)" if bounded else f"{factor:.2f}x"
 
 
 def main() -> None:
@@ -59,6 +99,12 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=60.0, help="zoneproof --timeout for the 2x4x10 runs")
     parser.add_argument("--skip-default", action="store_true", help="skip the default `zoneproof check`")
     parser.add_argument("--skip-large", action="store_true", help="skip the 2 players x 4 cards x depth 10 runs")
+    parser.add_argument("--skip-oracle", action="store_true", help="skip the removed-rule counterexamples")
+    parser.add_argument("--skip-peer", action="store_true", help="skip the side-by-side runs of zoneproof and the explicit search")
+    parser.add_argument("--peer-cards", default="2,3,4", help="cards per player of the side-by-side runs (default 2,3,4)")
+    parser.add_argument("--peer-depths", default="4-10", help="depths of the side-by-side runs (default 4-10)")
+    parser.add_argument("--peer-properties", default=",".join(STOCK), help="stock properties of the side-by-side runs (default: the twelve)")
+    parser.add_argument("--max-states", type=int, default=MAX_STATES, help=f"the explicit search's budget of states (default {MAX_STATES})")
     options = parser.parse_args()
     workdir = tempfile.mkdtemp(prefix="zoneproof-bench-")
     peaks = []
@@ -83,28 +129,74 @@ def main() -> None:
                     "--timeout", str(options.timeout), "--format", "json", "--no-lint"]
             runs = [run(args, workdir) for _ in range(options.repeat)]
             peaks.extend(r[1] for r in runs)
-            results = [json.loads(r[2].splitlines()[0]) for r in runs]  # the check record; the summary follows
+            results = [check_record(r[2]) for r in runs]
             seconds = statistics.median(r["seconds"] for r in results)
             large.append(seconds)
             proof = "induction" if results[-1]["inductive"] else "bounded" if results[-1]["verdict"] == "holds" else ""
-            print(f"   {prop:<24}{results[-1]['verdict']:<10}{_depth(results[-1]):>6}{seconds:>10.2f}  {proof}")
+            print(f"   {prop:<24}{results[-1]['verdict']:<10}{depth_text(results[-1]):>6}{seconds:>10.2f}  {proof}")
         print(f"   median {statistics.median(large):.2f} s (target 5 s); {sum(x <= 5 for x in large)} of {len(large)} within 5 s")
 
-    print("\n3. removed-rule counterexamples at the default scope (seconds reported by zoneproof)")
-    oracle = []
-    print(f"   {'without':<10}{'property':<24}{'verdict':<10}{'depth':>6}{'seconds':>10}{'wall':>8}")
-    for rule, prop, depth in ORACLE:
-        args = ["check", "mtg-current", "-w", rule, "-p", prop, "--depth", str(depth), "--format", "json", "--no-lint"]
-        runs = [run(args, workdir) for _ in range(options.repeat)]
+    def explicit(args):
+        runs = [run([*args, "--max-states", str(options.max_states)], workdir, (PEER,)) for _ in range(options.repeat)]
         peaks.extend(r[1] for r in runs)
-        results = [json.loads(r[2].splitlines()[0]) for r in runs]  # the check record; the summary follows
-        seconds = statistics.median(r["seconds"] for r in results)
-        wall = statistics.median(r[0] for r in runs)
-        oracle.append(seconds)
-        print(f"   {rule:<10}{prop:<24}{results[-1]['verdict']:<10}{_depth(results[-1]):>6}{seconds:>10.2f}{wall:>8.1f}")
-    print(f"   median {statistics.median(oracle):.2f} s (target 2 s)")
+        results = [json.loads(r[2]) for r in runs]
+        return results[-1] | {"seconds": statistics.median(r["seconds"] for r in results)}
 
-    print(f"\n4. peak memory of any zoneproof process: {max(peaks):.0f} MiB")
+    if not options.skip_oracle:
+        print("\n3. removed-rule counterexamples at the default scope, zoneproof and the explicit search"
+              f" (seconds each reports; explicit budget {options.max_states} states)")
+        print(f"   {'without':<10}{'property':<24}{'verdict':<10}{'depth':>6}{'zoneproof':>11}{'wall':>8}{'explicit':>11}  explicit verdict")
+        oracle = []
+        for rule, prop, depth in ORACLE:
+            args = ["check", "mtg-current", "-w", rule, "-p", prop, "--depth", str(depth), "--format", "json", "--no-lint"]
+            runs = [run(args, workdir) for _ in range(options.repeat)]
+            peaks.extend(r[1] for r in runs)
+            results = [check_record(r[2]) for r in runs]
+            seconds = statistics.median(r["seconds"] for r in results)
+            wall = statistics.median(r[0] for r in runs)
+            oracle.append(seconds)
+            peer = explicit(["mtg-current", "-w", rule, "-p", prop, "--depth", str(depth)])
+            shown = f"{peer['verdict']} {peer['depth']}" + (" (budget)" if peer["budget_reached"] else "")
+            print(f"   {rule:<10}{prop:<24}{results[-1]['verdict']:<10}{depth_text(results[-1]):>6}{seconds:>11.2f}{wall:>8.1f}"
+                  f"{explicit_seconds(peer):>11}  {shown}")
+        print(f"   median {statistics.median(oracle):.2f} s (target 2 s)")
+
+    if not options.skip_peer:
+        cards_list = [int(c) for c in options.peer_cards.split(",")]
+        depths = depth_range(options.peer_depths)
+        print(f"\n4. zoneproof and the explicit search side by side: mtg-current, --players 2, --timeout {options.timeout:g}"
+              f" (seconds each reports; explicit budget {options.max_states} states, \"> N\" where it ran out)")
+        print(f"   {'property':<24}{'cards':>5}{'depth':>6}{'zoneproof':>11}{'explicit':>11}{'explicit/zoneproof':>20}  verdicts")
+        for prop in options.peer_properties.split(","):
+            for cards in cards_list:
+                times: dict[str, dict[int, float]] = {"zoneproof": {}, "explicit": {}}
+                bounded = {"zoneproof": False, "explicit": False}  # its times end with the first depth it did not answer
+                peer = None
+                for depth in depths:
+                    scope = ["--players", "2", "--cards", str(cards), "--depth", str(depth)]
+                    args = ["check", "mtg-current", "-p", prop, *scope, "--timeout", str(options.timeout), "--format", "json", "--no-lint"]
+                    runs = [run(args, workdir) for _ in range(options.repeat)]
+                    peaks.extend(r[1] for r in runs)
+                    results = [check_record(r[2]) for r in runs]
+                    seconds = statistics.median(r["seconds"] for r in results)
+                    if peer is None or not (peer["budget_reached"] or peer["verdict"] == "violated"):
+                        peer = explicit(["mtg-current", "-p", prop, *scope])  # else: the same search as the last depth's
+                    open_ended = {"zoneproof": results[-1]["verdict"] == "unknown", "explicit": peer["verdict"] == "budget-exhausted"}
+                    for tool, t in (("zoneproof", seconds), ("explicit", peer["seconds"])):
+                        if not bounded[tool]:
+                            times[tool][depth] = t
+                            bounded[tool] = open_ended[tool]
+                    ratio = f"{peer['seconds'] / seconds:.1f}" if seconds > 0 else "inf"
+                    ratio = {(False, False): ratio, (False, True): f"> {ratio}", (True, False): f"< {ratio}"}.get(
+                        (open_ended["zoneproof"], open_ended["explicit"]), "?")
+                    ours = f"> {seconds:.2f}" if open_ended["zoneproof"] else f"{seconds:.2f}"
+                    verdicts = f"{results[-1]['verdict']} {depth_text(results[-1])} / {peer['verdict']} {peer['depth']}"
+                    print(f"   {prop:<24}{cards:>5}{depth:>6}{ours:>11}{explicit_seconds(peer):>11}{ratio:>20}  {verdicts}")
+                print(f"   {prop:<24}{cards:>5}  growth per step: zoneproof {growth_text(times['zoneproof'], bounded['zoneproof'])},"
+                      f" explicit {growth_text(times['explicit'], bounded['explicit'])}")
+
+    if peaks:
+        print(f"\n5. peak memory of any process (zoneproof or the explicit search): {max(peaks):.0f} MiB")
 
 
 if __name__ == "__main__":

@@ -20,8 +20,9 @@ Hypothesis runs 200 examples per direction for mtg-current by default, 50 per di
 each other built-in rule set (mtg-2010, the 2015 ones, berserk, the Commander ones; the tests are parametrized by rule
 set) and 25 long runs. Examples are cheap because nothing is rebuilt per example: each rule set's
 relation is unrolled and bit-blasted once per session into a solver that is kept (see Relation),
-the removed rules and the number of steps are assumptions, and a run's facts are pushed and popped;
-the run generator tries each action kind in its canonical forms only. With
+the removed rules and the number of steps are assumptions, and a run's facts are pushed and popped.
+The run generator draws among the legal actions the explicit search finds (zoneproof.explicit: the
+encoder's whole action space). With
 test_property_agreement.py the file takes a few minutes with `pytest -n 2` on a 2-core machine.
 The environment variable ZONEPROOF_EXAMPLES sets the number for mtg-current (each other rule set
 gets a quarter of it, the long runs an eighth) for a longer local run:
@@ -39,7 +40,7 @@ import os
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from functools import cache, lru_cache
-from itertools import chain, combinations, product
+from itertools import chain, combinations
 
 import pytest
 import z3
@@ -48,13 +49,12 @@ from hypothesis import strategies as st
 
 from zoneproof.check import Unrolling
 from zoneproof.encode.system import TransitionSystem
-from zoneproof.interpreter import IllegalAction, World, apply, uses_position
+from zoneproof.explicit import legal_steps
+from zoneproof.interpreter import World, apply
 from zoneproof.model import (
-    PERSONAL_ZONES,
     PREGAME_ACTIONS,
     Action,
     ActionKind,
-    Behaviour,
     CardType,
     GameState,
     Scope,
@@ -62,7 +62,6 @@ from zoneproof.model import (
     Zone,
     initial_state,
     slots_for,
-    zone_key,
 )
 from zoneproof.replay import execute, state_difference
 from zoneproof.semantics import spec
@@ -283,95 +282,8 @@ def card_types(draw, slots=SLOTS) -> tuple[CardType, ...]:
     )
 
 
-def _pile(state: GameState, zone: Zone, player: int | None) -> list[int]:
-    """An ordered zone's members top first."""
-    return list(reversed(state.zone_members(zone, player)))
-
-
-def reordered_piles(world: World, state: GameState, action: Action) -> dict[str, list[int]]:
-    slots = world.slots
-    """The piles whose new order the action must record, each with its current members (top first).
-
-    For shuffle_hand_into_library these are the libraries that receive cards, predicted from the
-    rules in force; a wrong prediction makes `apply` refuse the action."""
-    if action.player is None and action.kind is not K.REORDER:
-        return {}
-    if action.kind is K.SHUFFLE:
-        return {zone_key(Zone.LIBRARY, action.player): _pile(state, Zone.LIBRARY, action.player)}
-    if action.kind is K.REORDER:
-        if action.zone not in (Zone.LIBRARY, Zone.GRAVEYARD, Zone.STACK):
-            return {}
-        if (action.zone in PERSONAL_ZONES) != (action.player is not None):
-            return {}
-        return {zone_key(action.zone, action.player): _pile(state, action.zone, action.player)}
-    if action.kind is K.MULLIGAN:
-        if world.on(Behaviour.MULLIGAN_PARTIAL_PARIS) and not world.on(Behaviour.MULLIGAN_LONDON):
-            return {}  # the Commander mulligan draws from the top without a shuffle
-        members = state.zone_members(Zone.HAND, action.player) + _pile(state, Zone.LIBRARY, action.player)
-        return {zone_key(Zone.LIBRARY, action.player): [c for c in members if c not in action.cards]}
-    if action.kind is K.KEEP:
-        returning = [c for c, o in enumerate(state.objects) if o.zone is Zone.EXILE and o.face_down and SLOTS[c].owner == action.player]
-        if not world.on(Behaviour.MULLIGAN_RETURN_SET_ASIDE) or not returning:
-            return {}
-        return {zone_key(Zone.LIBRARY, action.player): _pile(state, Zone.LIBRARY, action.player) + returning}
-    if action.kind is K.SHUFFLE_HAND_INTO_LIBRARY:
-        p = action.player
-        hand = state.zone_members(Zone.HAND, p)
-        moving = hand if world.on(Behaviour.ZONE_WIDE) else list(action.cards)
-        if world.on(Behaviour.TOKEN_STAYS):
-            moving = [c for c in moving if not slots[c].is_token]
-        redirect = world.on(Behaviour.OWNER_REDIRECT, Zone.LIBRARY)
-        piles: dict[str, list[int]] = {}
-        for c in moving:
-            q = slots[c].owner if redirect else p
-            piles.setdefault(zone_key(Zone.LIBRARY, q), _pile(state, Zone.LIBRARY, q)).append(c)
-        return piles
-    return {}
-
-
 def _subsets(cards: list[int]):
     return chain.from_iterable(combinations(cards, k) for k in range(len(cards) + 1))
-
-
-def plausible_actions(world: World, state: GameState):
-    """Every kind of the rule set in each of its canonical forms (see interpreter._check_fields):
-    every card slot if it takes a card, every player if it takes one, every zone for `reorder`, a
-    small n where n places the card; `order` in the current order of each pile (the caller draws a
-    permutation). Where the scope has commanders, also every owner's choice: `to_command` on a
-    move, and the commanders state-based actions list."""
-    for kind in (a.kind for a in world.ruleset.actions):
-        for card, player, zone in card_player_zone(world, kind):
-            for n in range(4) if uses_position(world, Action(kind, card=card, player=player, zone=zone)) else (0,):
-                for cards, to_command in product(listed_cards(world, state, kind, player), owners_choices(world, kind, card)):
-                    action = Action(kind, card=card, player=player, n=n, zone=zone, cards=cards, to_command=to_command)
-                    piles = reordered_piles(world, state, action)
-                    yield replace(action, order=tuple((key, tuple(pile)) for key, pile in piles.items()))
-
-
-def card_player_zone(world: World, kind: ActionKind):
-    """The (card, player, zone) fields `kind` takes: a field it does not use stays None."""
-    cards = range(len(world.slots)) if spec(kind).takes_card else [None]
-    zones = list(Zone) if spec(kind).names_zone else [None]
-    for card, zone in product(cards, zones):
-        for player in range(world.players) if spec(kind).takes_player(zone) else (None,):
-            yield card, player, zone
-
-
-def listed_cards(world: World, state: GameState, kind: ActionKind, player: int | None):
-    """The `cards` lists worth trying: the part of a hand shuffled away (without 400.12), the
-    commanders state-based actions put into the command zone, the new hand of a mulligan."""
-    if kind is K.SHUFFLE_HAND_INTO_LIBRARY and not world.on(Behaviour.ZONE_WIDE):
-        return _subsets(state.zone_members(Zone.HAND, player))
-    if kind is K.STATE_BASED_ACTIONS:
-        return _subsets(commanders_among(world.slots))
-    if kind is K.MULLIGAN:
-        return _subsets(state.zone_members(Zone.HAND, player) + state.zone_members(Zone.LIBRARY, player))
-    return [()]
-
-
-def owners_choices(world: World, kind: ActionKind, card: int | None) -> tuple[bool, ...]:
-    """`to_command`: a move of a commander may put it into the command zone instead."""
-    return (False, True) if spec(kind).moves_card and card in commanders_among(world.slots) else (False,)
 
 
 def commanders_among(slots) -> list[int]:
@@ -380,12 +292,10 @@ def commanders_among(slots) -> list[int]:
 
 @lru_cache(maxsize=4096)  # runs share prefixes, shrinking above all; the result is only read
 def legal_actions(world: World, state: GameState) -> dict[ActionKind, list[Action]]:
+    """Every legal action from the state, by kind: the explicit search's successors (the encoder's
+    whole action space, every order of a shuffled or rearranged pile included)."""
     legal: dict[ActionKind, list[Action]] = {}
-    for action in plausible_actions(world, state):
-        try:
-            apply(world, state, action)
-        except IllegalAction:
-            continue
+    for action, _ in legal_steps(world, state):
         legal.setdefault(action.kind, []).append(action)
     return legal
 
@@ -434,10 +344,8 @@ def legal_runs(draw, length: int = MAX_DEPTH, h: Harness = CURRENT_HARNESS, base
         if fresh and draw(mostly):
             kinds = fresh
         kind = draw(st.sampled_from([k for k in kinds for _ in range(3 if k in NEEDS_SETUP else 1)]))
-        action = draw(st.sampled_from(legal[kind]))
-        if action.order:
-            action = replace(action, order=tuple((key, tuple(draw(st.permutations(pile)))) for key, pile in action.order))
-        states.append(apply(world, states[-1], action).state)  # a permutation keeps the action legal
+        action = draw(st.sampled_from(legal[kind]))  # every order of a shuffled pile is an action of its own
+        states.append(apply(world, states[-1], action).state)
         actions.append(action)
     return removed, types, states, actions
 
@@ -475,7 +383,6 @@ def rejection(q: Query, states: list[GameState], actions: list[Action]) -> str:
     return f"{problem}; from the same state the encoder goes to one (the trace) where {difference}"
 
 
-RECORDS_ORDER = {K.SHUFFLE, K.REORDER, K.SHUFFLE_HAND_INTO_LIBRARY, K.MULLIGAN, K.KEEP}  # keep: 903.8 shuffles the set-aside cards back
 
 
 def other_outcome(q: Query, states: list[GameState], actions: list[Action]) -> str | None:
@@ -484,7 +391,7 @@ def other_outcome(q: Query, states: list[GameState], actions: list[Action]) -> s
     the new order of a shuffle or rearrangement (recorded in `order`, which the encoder does not
     have), so those states are fixed."""
     e = q.e
-    orders = [t + 1 for t, action in enumerate(actions) if action.kind in RECORDS_ORDER]
+    orders = [t + 1 for t, action in enumerate(actions) if spec(action.kind).records_order]
     elsewhere = z3.Or([z3.Not(z3.And(e.state_is(t, states[t]))) for t in range(1, len(states))])
     with pushed(q.solver, run_facts(e, states, actions, [0, *orders]) + [elsewhere]):
         if q.check() == z3.unsat:

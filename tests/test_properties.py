@@ -296,6 +296,18 @@ def test_owner_zones_fails_for_a_card_in_another_players_graveyard():
     assert evaluate_concrete(stock("owner-zones"), SLOTS, CARD_TYPES, state) is False
 
 
+def test_team_and_starting_hand_take_the_scope_they_are_given():
+    """team(p) reads the team size, starting_hand(p) the hand size and the player's modifier."""
+    slots = slots_for(Scope(players=4, cards=0, sideboard=0, tokens=0))
+    state = initial_state(slots, {p: [] for p in range(4)})
+    (prop,) = parse_properties(one_property("always exists p: player, q: player. p != q and team(p) == team(q)"), "f.zp")
+    assert evaluate_concrete(prop, slots, (), state, players=4, team_size=2) is True
+    assert evaluate_concrete(prop, slots, (), state, players=4) is False  # no teams: each player is a team of one
+    (hand,) = parse_properties(one_property("always forall p: player. starting_hand(p) == 3"), "f.zp")
+    assert evaluate_concrete(hand, slots, (), state, players=4, hand=2, hand_modifiers=(1, 1, 1, 1)) is True
+    assert evaluate_concrete(hand, slots, (), state, players=4, hand=2, hand_modifiers=(1, 0, 1, 1)) is False
+
+
 EXILED = changed(START, A1, zone=Zone.EXILE, whose=0, pos=0)
 EXILE_A1 = Action(ActionKind.EXILE, card=A1)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from importlib import resources
 from pathlib import Path
 
@@ -147,7 +148,7 @@ class RuleSet:
                 return e
         return Expectation(property_id, "holds")
 
-    @property
+    @cached_property
     def in_force(self) -> tuple[Rule, ...]:
         return tuple(r for r in self.rules if r.id not in self.removed)
 
@@ -160,11 +161,19 @@ class RuleSet:
 
     def rules_for(self, behaviour: Behaviour, zone: Zone | None = None) -> tuple[str, ...]:
         """The rules in force that switch the behaviour on (for `zone`, where the behaviour is per zone)."""
-        return tuple(
-            r.id
-            for r in self.in_force
-            if r.behaviour is behaviour and (zone is None or not r.zones or zone in r.zones)
-        )
+        found = self._rules_for.get((behaviour, zone))
+        if found is None:
+            found = self._rules_for[behaviour, zone] = tuple(
+                r.id
+                for r in self.in_force
+                if r.behaviour is behaviour and (zone is None or not r.zones or zone in r.zones)
+            )
+        return found
+
+    @cached_property
+    def _rules_for(self) -> dict[tuple[Behaviour, Zone | None], tuple[str, ...]]:
+        """rules_for's answers, filled as they are asked (the interpreter asks the same few very often)."""
+        return {}
 
     def active(self, behaviour: Behaviour, zone: Zone | None = None) -> str | None:
         """The first rule in force that provides the behaviour, or None."""
@@ -176,14 +185,18 @@ class RuleSet:
         return any(d.zone is zone and d.hidden for d in self.zones)
 
     def allows(self, kind: ActionKind) -> bool:
-        return any(a.kind is kind for a in self.actions)
+        return kind in self._kinds
 
-    @property
+    @cached_property
+    def _kinds(self) -> frozenset[ActionKind]:
+        return frozenset(a.kind for a in self.actions)
+
+    @cached_property
     def has_pregame(self) -> bool:
         """Whether the rule set declares pregame actions (and so tracks per-player state)."""
         return any(a.kind in PREGAME_ACTIONS for a in self.actions)
 
-    @property
+    @cached_property
     def tracks_players(self) -> bool:
         """Whether states carry per-player records: for the pregame, or for a deck search (204.3)."""
         return self.has_pregame or self.allows(ActionKind.SEARCH_LIBRARY)

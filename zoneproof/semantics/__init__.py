@@ -3,8 +3,8 @@ one module per family of actions, behind the registry (registry.py), which check
 no half is missing."""
 
 from . import battlefield, exile_command, hand, library, pregame, sba, stack, visibility  # noqa: F401  (they register the actions)
-from .registry import ACTIONS, HOOKS, ActionSpec, PlayerUse, Target, check_complete, kinds_where, spec
+from .registry import ACTIONS, HOOKS, ActionSpec, Listed, PlayerUse, Target, check_complete, kinds_where, spec
 
 check_complete()
 
-__all__ = ["ACTIONS", "HOOKS", "ActionSpec", "PlayerUse", "Target", "kinds_where", "spec"]
+__all__ = ["ACTIONS", "HOOKS", "ActionSpec", "Listed", "PlayerUse", "Target", "kinds_where", "spec"]

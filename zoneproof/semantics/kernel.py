@@ -13,7 +13,7 @@ from ..model import BOTTOM, ORDERED_ZONES, PERSONAL_ZONES, PLAYER_NAMES, Behavio
 from ..ruleset import COMMANDER_REPLACEABLE
 from ..terms import And, If, Implies, Not, Or
 from .registry import implements
-from .step import Arrival, ConcreteStep, Effect, SymbolicStep
+from .step import Arrival, ConcreteStep, Effect, OrderMissing, SymbolicStep
 
 # What 400.7 wipes, apart from the effects (which 400.7a may carry).
 NO_MEMORY = dict(counters=0, tapped=False, attached=False)
@@ -297,7 +297,8 @@ def set_order(step: ConcreteStep, zone: Zone, player: int | None) -> None:
     key = zone_key(zone, player)
     order = step.action.order_for(key)
     members = step.pile(zone, player if player is not None else 0)
-    step.require(order is not None, f"the action does not record the new order of {key}")
+    if order is None:
+        raise OrderMissing(key, members)
     step.require(sorted(order) == sorted(members), f"the recorded order of {key} is not a rearrangement of its cards")
     for depth_from_top, i in enumerate(order):
         step.objects[i] = step.objects[i].moved(pos=len(order) - 1 - depth_from_top)

@@ -10,7 +10,7 @@ from ..terms import And, If, Implies, Not, Or
 from .kernel import (
     destination_player, encode_move, identity, move, new_object, require_open, set_order, source_allowed, source_ok, token_stuck,
 )
-from .registry import PlayerUse, Target, concrete, every_step, implements, symbolic
+from .registry import Listed, PlayerUse, Target, concrete, every_step, implements, symbolic
 from .step import ConcreteStep, Effect, SymbolicStep, Transition
 
 K = ActionKind
@@ -96,7 +96,7 @@ def encode_reorder(step: SymbolicStep) -> Transition:
     return Transition(And(step.codes.zone_is(zone, ORDERED_ZONES), Not(fixed)), permutations=[pile])
 
 
-@concrete(K.SHUFFLE_HAND_INTO_LIBRARY, Target.NONE, PlayerUse.ALWAYS, records_order=True, lists_cards=True)
+@concrete(K.SHUFFLE_HAND_INTO_LIBRARY, Target.NONE, PlayerUse.ALWAYS, records_order=True, lists=Listed.HAND)
 @implements(Behaviour.ZONE_WIDE, half="concrete")
 def do_shuffle_hand_into_library(step: ConcreteStep) -> None:
     p = step.action.player

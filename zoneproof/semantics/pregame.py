@@ -9,8 +9,8 @@ from ..model import PLAYER_NAMES, PREGAME_ACTIONS, SPELL_ONLY_TYPES, ActionKind,
 from ..ruleset import RuleSet
 from ..terms import And, If, Implies, Not, Or
 from .kernel import NO_MEMORY, encode_move, identity, move, require_open, set_order
-from .registry import PlayerUse, Target, concrete, every_step, implements, symbolic
-from .step import ConcreteStep, Effect, IllegalAction, SymbolicStep, Transition
+from .registry import Listed, PlayerUse, Target, concrete, every_step, implements, symbolic
+from .step import ConcreteStep, Effect, IllegalAction, OrderMissing, SymbolicStep, Transition
 from .visibility import look_audience
 
 K = ActionKind
@@ -114,7 +114,7 @@ def encode_draw_hand(step: SymbolicStep) -> Transition:
     return Transition(guard, objects, {"drawn": lambda q: step.true}, extra=extra)
 
 
-@concrete(K.MULLIGAN, Target.NONE, PlayerUse.ALWAYS, records_order=True, lists_cards=True)
+@concrete(K.MULLIGAN, Target.NONE, PlayerUse.ALWAYS, records_order=True, lists=Listed.HAND_AND_LIBRARY)
 @implements(Behaviour.MULLIGAN_KEEP_ZERO, Behaviour.MULLIGAN_FREE_FIRST, Behaviour.MULLIGAN_LONDON, Behaviour.MULLIGAN_ONE_FEWER,
             half="concrete")
 def do_mulligan(step: ConcreteStep) -> None:
@@ -156,7 +156,9 @@ def do_mulligan(step: ConcreteStep) -> None:
     key = zone_key(Zone.LIBRARY, p)
     order = step.action.order_for(key)
     new_hand = set(step.action.cards)
-    step.require(order is not None and {k for k, _ in step.action.order} == {key}, f"a mulligan records the new order of {key} and nothing else")
+    if order is None:
+        raise OrderMissing(key, [i for i in members if i not in new_hand])
+    step.require({k for k, _ in step.action.order} == {key}, f"a mulligan records the new order of {key} and nothing else")
     step.require(len(new_hand) == size, f"the new hand has {size} cards, the action lists {len(new_hand)}")
     step.require(sorted([*new_hand, *order]) == sorted(members), f"the new hand and {key} must together be the old hand and library")
     renew = step.on(Behaviour.NEW_OBJECT)
@@ -336,8 +338,8 @@ def do_keep(step: ConcreteStep) -> None:
             step.cite(renew)
             fields.update(gen=old.gen + 1, **NO_MEMORY, effect=False)
         step.objects[i] = old.moved(**fields)
-    step.require({k for k, _ in step.action.order} == {zone_key(Zone.LIBRARY, p)}, "the keep records the new order of the library the set-aside cards are shuffled into")
     set_order(step, Zone.LIBRARY, p)
+    step.require({k for k, _ in step.action.order} == {zone_key(Zone.LIBRARY, p)}, "the keep records the new order of the library the set-aside cards are shuffled into")
 
 
 @symbolic(K.KEEP)

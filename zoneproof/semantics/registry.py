@@ -22,6 +22,15 @@ class Target(str, Enum):
     PILE = "pile"  # names a card but acts on its whole pile (the encoder gives it a body of its own)
 
 
+class Listed(str, Enum):
+    """Which cards an action's `cards` may name."""
+
+    NONE = "none"
+    HAND = "hand"  # the acting player's hand (a hand shuffled away in part, without 400.12)
+    HAND_AND_LIBRARY = "hand-and-library"  # the acting player's hand and library (a mulligan's new hand)
+    COMMANDERS = "commanders"  # the commanders (those state-based actions put into the command zone, 903.9a)
+
+
 class PlayerUse(str, Enum):
     NONE = "none"
     ALWAYS = "always"
@@ -35,7 +44,7 @@ class ActionSpec:
     player: PlayerUse
     names_zone: bool = False  # `zone`: which ordered zone (reorder)
     records_order: bool = False  # `order`: the new top-to-bottom order of each pile it reorders
-    lists_cards: bool = False  # `cards`: which cards it acts on
+    lists: Listed = Listed.NONE  # `cards`: which cards it acts on, and from where
     moves_card: bool = False  # the card changes zones, so a commander's owner may put it into the command zone instead (`to_command`)
     graveyard_bound: bool = False  # `n` places the card in the graveyard where 404.1 is not in force
     sources: tuple[Zone, ...] | None = None  # zones the card may come from (and outside the game, without 400.11c)
@@ -45,6 +54,10 @@ class ActionSpec:
     @property
     def takes_card(self) -> bool:
         return self.target is not Target.NONE
+
+    @property
+    def lists_cards(self) -> bool:
+        return self.lists is not Listed.NONE
 
     @property
     def pregame(self) -> bool:

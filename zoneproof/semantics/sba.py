@@ -7,13 +7,13 @@ from __future__ import annotations
 from ..model import ORDERED_ZONES, PERSONAL_ZONES, ActionKind, Behaviour, Zone
 from ..terms import And, If, Implies, Not, Or
 from .kernel import identity, move
-from .registry import Target, concrete, every_step, implements, symbolic
+from .registry import Listed, Target, concrete, every_step, implements, symbolic
 from .step import ConcreteStep, SymbolicStep, Transition
 
 K = ActionKind
 
 
-@concrete(K.STATE_BASED_ACTIONS, Target.NONE, lists_cards=True)
+@concrete(K.STATE_BASED_ACTIONS, Target.NONE, lists=Listed.COMMANDERS)
 @implements(Behaviour.TOKEN_CEASES, half="concrete")
 def do_state_based_actions(step: ConcreteStep) -> None:
     commanders_to_command(step)

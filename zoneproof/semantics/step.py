@@ -41,6 +41,17 @@ class IllegalAction(Exception):
     """The action is not possible in this state under these rules."""
 
 
+class OrderMissing(IllegalAction):
+    """The action rearranges a pile but does not record its new order: `key` names the pile
+    (`zone_key`), `members` are the objects it must order, bottom first. Illegal as it stands; an
+    explorer that fills in each order the interpreter asks for learns every outcome of the action."""
+
+    def __init__(self, key: str, members: list[int]):
+        super().__init__(f"the action does not record the new order of {key}")
+        self.key = key
+        self.members = tuple(members)
+
+
 @dataclass(frozen=True)
 class World:
     """What stays fixed during a run: the rule set, the scope's slots, and each card's type."""
