@@ -78,7 +78,12 @@ def test_sigint_to_the_process_stops_it_promptly_with_exit_130(tmp_path):
     assert process.poll() is None, process.communicate()
     sent = time.monotonic()
     process.send_signal(signal.SIGINT)
-    out, err = process.communicate(timeout=60)
+    try:
+        out, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:  # a run that does not stop must not outlive the test
+            process.kill()
+            process.communicate()
     assert time.monotonic() - sent < PROMPT
     assert process.returncode == 130
     assert "Traceback" not in err
