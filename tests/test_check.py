@@ -81,11 +81,11 @@ def test_removing_400_3_leaves_the_other_properties_holding():
     assert {r.prop.id for r in results if r.verdict is Verdict.VIOLATED} == {"owner-zones", "markers-kept"}
 
 
-def test_induction_proves_a_property_at_every_depth_from_depth_3():
+def test_induction_proves_a_property_at_every_depth_from_depth_4():
     ruleset = load_ruleset("mtg-current")
     [deep] = check_properties(ruleset, [PROPS["owner-zones"]], Scope(cards=2, depth=6))
     assert (deep.verdict, deep.depth, deep.inductive) == (Verdict.HOLDS, 6, True)
-    [shallow] = check_properties(ruleset, [PROPS["owner-zones"]], Scope(cards=2, depth=2))
+    [shallow] = check_properties(ruleset, [PROPS["owner-zones"]], Scope(cards=2, depth=3))
     assert (shallow.verdict, shallow.inductive) == (Verdict.HOLDS, False)
 
 

@@ -79,10 +79,9 @@ class CheckResult:
 
 # What one Z3 question of a check may cost, in Z3's resource units (see solver.check).
 DEFAULT_RLIMIT = 4_000_000_000
-# The least depth bound at which induction is tried. Below it the bounded check to the full depth
-# costs less than the induction queries: the joint proof of mtg-current's properties took 9.9 s
-# bounded and 13.9 s with induction at depth 4, 51 s and 16.5 s at depth 5.
-INDUCTION_FROM_DEPTH = 3
+# The least depth bound at which induction is tried: below it the bounded check to the full depth
+# costs less than the induction questions (see the README's Speed section).
+INDUCTION_FROM_DEPTH = 4
 # The share of the time left that the induction queries may take: when they get no answer, the
 # bounded check still has the rest.
 INDUCTION_SHARE = 0.25
