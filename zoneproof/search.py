@@ -20,12 +20,13 @@ from dataclasses import dataclass
 
 import z3
 
+from . import progress
 from .encode.backend import SymbolicBackend
 from .encode.system import TransitionSystem
 from .errors import CheckerBug, Interrupted
 from .evaluate import evaluate
 from .properties import Property, PropertyKind
-from .solver import Answer, SolverResult, check, isolated, new_solver
+from .solver import Answer, SolverResult, check, isolated, new_solver, restated
 from .terms import Implies, Not, Or
 
 # The states (or steps) an induction hypothesis spans: a property assumed of INDUCTION_SPAN in a
@@ -141,6 +142,7 @@ class Deepening:
             at_k = [p for p in pending if first_step(p) <= k]
             if at_k:
                 self.reach(k)
+                progress.at_depth(k)
             while at_k:
                 goals = {p: self.violated_at(p, k) for p in at_k}
                 answer = self.ask(Or(list(goals.values())), budget, assumptions)
@@ -169,9 +171,9 @@ def _holds_in(model: z3.ModelRef, goal: z3.BoolRef) -> bool:
 
 def violation_alone(system: TransitionSystem, prop: Property, k: int, seed: int, facts: list, budget: Budget) -> SolverResult:
     """A model of the property failing at depth k, asked in a Z3 context of its own (and given
-    back in the system's), so the model does not depend on the terms of the joint questions."""
-    solver, copy = isolated(seed)
-    solver.add([copy(f) for f in [*system.init(), *facts, *[x for t in range(k) for x in system.trans(t)], violated_at(system, prop, k)]])
+    back in the system's): the counterexample is the one a check of this property alone finds,
+    whatever else the check asks."""
+    solver = restated([*system.init(), *facts, *[x for t in range(k) for x in system.trans(t)], violated_at(system, prop, k)], seed)
     answer = budget.ask(solver, [])
     if answer.model is None:
         return answer

@@ -42,6 +42,16 @@ def isolated(seed: int) -> tuple[z3.Solver, Callable[[z3.ExprRef], z3.ExprRef]]:
     return new_solver(ctx, seed), lambda term: term.translate(ctx)
 
 
+def restated(formulas: list, seed: int) -> z3.Solver:
+    """A solver of formulas, in a Z3 context of its own, read back from their SMT-LIB text: what
+    Z3 finds then depends on the formulas alone, not on what their own context was asked before."""
+    source = z3.Solver(ctx=formulas[0].ctx)
+    source.add(formulas)
+    solver = new_solver(z3.Context(), seed)
+    solver.from_string(source.to_smt2())
+    return solver
+
+
 # The reason Z3 gives when it caught SIGINT itself (a solver made without new_solver): Ctrl-C, not a budget.
 INTERRUPTED = "interrupted from keyboard"
 
