@@ -13,6 +13,8 @@ from zoneproof.cli import main
 from zoneproof.formats import json_schema
 
 GOLDEN = Path(__file__).parent / "golden"
+# Tests marked `long` (a few minutes each on a 2-core machine) run only with ZONEPROOF_LONG=1.
+long = pytest.mark.skipif(not os.environ.get("ZONEPROOF_LONG"), reason="a long run: set ZONEPROOF_LONG=1 to include it")
 EXAMPLE_REPO = Path(__file__).resolve().parent.parent / "examples" / "rules-repo"
 
 # A failing example is printed with the @reproduce_failure line that replays it exactly.

@@ -14,6 +14,8 @@ from zoneproof.replay import replay_trace
 from zoneproof.ruleset import load_ruleset
 from zoneproof.trace import itf_text, read_trace, write_trace
 
+from conftest import long
+
 PROPS = {p.id: p for p in stock_properties()}
 
 # (rule set, rule removed, property, shortest depth) — each at the default scope unless a depth is needed.
@@ -45,6 +47,7 @@ ORACLE = [
 ]
 
 
+@long
 def test_every_stock_property_holds_under_the_current_rules_but_berserks_markers():
     # ordered-zones takes 10-15 s of CPU; the timeout leaves room for a machine busy with other tests
     results = check_properties(load_ruleset("mtg-current"), list(PROPS.values()), Scope(), timeout=300)
@@ -75,6 +78,7 @@ def test_one_zone_is_structural_and_holds_whatever_rule_is_removed():
         assert result.verdict is Verdict.HOLDS
 
 
+@long
 def test_removing_400_3_leaves_the_other_properties_holding():
     ruleset = load_ruleset("mtg-current").without(["400.3"])
     results = check_properties(ruleset, list(PROPS.values()), Scope())

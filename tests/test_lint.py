@@ -3,7 +3,7 @@ exactly; the mtg-current rule set clean with its declared findings; the coverage
 
 from pathlib import Path
 
-from conftest import json_records, normalise
+from conftest import json_records, long, normalise
 
 MODEL = Path(__file__).resolve().parent.parent / "model" / "mtg-current.toml"
 SMALL = ("--depth", "2", "-p", "owner-zones")
@@ -91,6 +91,7 @@ def test_dead_declarations_are_validated(run, tmp_path):
     assert "bad.toml:" in err and "untap" in err
 
 
+@long
 def test_coverage_matrix_of_mtg_current(run, golden):
     code, out, _ = run("coverage", "mtg-current", "--cards", "2", "--depth", "2")
     golden("coverage-mtg-current-2x2-depth2.txt", normalise(out))
@@ -112,6 +113,7 @@ def test_the_witness_of_a_property_is_that_of_a_trigger_that_fires(run, tmp_path
     assert run("replay", path)[0] == 0
 
 
+@long
 def test_findings_the_file_declares_are_still_searched_for_when_the_scope_grows(run):
     # 400.7a is declared dead and stack-lifo vacuous at the default depth 3; both come alive at depth 4
     code, (report,), _ = lint_json(run, "mtg-current", "--depth", "4", "-p", "owner-zones", "-p", "stack-lifo")
