@@ -1,0 +1,30 @@
+"""The deepening asked of one solver kept across depths (incremental) or of a solver per question
+gives the same verdicts and the same shortest depths."""
+
+from dataclasses import replace
+
+import pytest
+
+from zoneproof.encode.system import TransitionSystem
+from zoneproof.model import Scope
+from zoneproof.properties import stock_properties
+from zoneproof.ruleset import load_ruleset
+from zoneproof.search import Budget, Deepening
+
+PROPS = {p.id: p for p in stock_properties()}
+SCOPE = Scope(players=2, cards=2, sideboard=1, tokens=1, depth=3)
+INT_REACH = 8  # more than any integer these properties compute in this scope
+
+
+@pytest.mark.parametrize("name, removed", [("mtg-current", ["400.3"]), ("mtg-current", ["400.7"]), ("berserk", [])])
+def test_incremental_deepening_changes_no_verdict_and_no_shortest_depth(name, removed):
+    ruleset = load_ruleset(name).without(removed) if removed else load_ruleset(name)
+    props = [PROPS[p] for p in ("owner-zones", "new-object", "tokens", "markers-kept", "one-zone")]
+    found = []
+    for incremental in (False, True):
+        system = TransitionSystem(ruleset, ruleset.scope_for(SCOPE), INT_REACH)
+        deepening = Deepening(system, 0, system.rule_values(), incremental=incremental)
+        outcomes = deepening.first_violations({p: SCOPE.depth for p in props}, Budget(4_000_000_000, 10**12))
+        found.append({p.id: (o.violated, o.depth, o.unknown) for p, o in outcomes.items()})
+    assert found[0] == found[1]
+    assert any(violated for violated, _, _ in found[0].values())
