@@ -42,8 +42,8 @@ def test_a_failure_shows_the_counterexample_and_agrees_with_zoneproof_check(pyte
     text = result.stdout.str()
     assert re.search(r"\nhouse +owner-zones +violated  depth 2 ", text)  # the line `zoneproof check` prints
     assert "counterexample: 2 steps, written to counterexamples/house--owner-zones.itf.json" in text
-    assert re.search(r"\n +1\.  put_onto_battlefield B\d player=A  \[400\.7\]\n", text)
-    assert "✗ owner-zones fails at step 2 for c = B" in text
+    assert re.search(r"\n +1\.  [a-z_]+ [AB]\d.*  \[[0-9a-z., ]+\]\n +[AB]\d: ", text)  # a numbered step, its rules, what it changed
+    assert re.search(r"✗ owner-zones fails at step 2 for c = [AB]\d: ", text)
     assert "✗ A stolen permanent returned to hand goes to its owner's hand  (scenarios/stolen-permanent-returns.toml" in text and "✗ Bear: expected whose = 'A', got 'B'" in text
     failed = {line.split()[1] for line in result.outlines if line.startswith("FAILED ")}
     assert failed == {"pyproject.toml::house::owner-zones", "scenarios/stolen-permanent-returns.toml::stolen-permanent-returns"}
