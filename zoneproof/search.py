@@ -112,7 +112,7 @@ class Deepening:
         """Can the goal hold (of the steps built so far)?"""
         if not self.incremental:
             solver = new_solver(self.system.ctx, self.seed)
-            solver.add(self.facts + [x for t in range(self.steps) for x in self.system.trans(t)] + [goal])
+            solver.add(self.facts + self.system.steps(0, self.steps) + [goal])
             return budget.ask(solver, list(assumptions))
         self._questions += 1
         flag = z3.Bool(f"question#{self._questions}", self.system.ctx)
@@ -173,7 +173,7 @@ def violation_alone(system: TransitionSystem, prop: Property, k: int, seed: int,
     """A model of the property failing at depth k, asked in a Z3 context of its own (and given
     back in the system's): the counterexample is the one a check of this property alone finds,
     whatever else the check asks."""
-    solver = restated([*system.init(), *facts, *[x for t in range(k) for x in system.trans(t)], violated_at(system, prop, k)], seed)
+    solver = restated([*system.init(), *facts, *system.steps(0, k), violated_at(system, prop, k)], seed)
     answer = budget.ask(solver, [])
     if answer.model is None:
         return answer
@@ -191,7 +191,7 @@ def inductive(system: TransitionSystem, props: list[Property], seed: int, facts:
     asked again. Each question runs in a Z3 context of its own: the bounded searches, and the
     counterexamples they find, stay as they would be without it."""
     last = INDUCTION_SPAN + 2  # the state (or the step into the state) the induction concludes about
-    steps = [*facts, *system.types(), *[x for t in range(1, last) for x in system.trans(t)]]
+    steps = [*facts, *system.types(), *system.steps(1, last)]
     assumed = {p: [violated_at(system, p, k) for k in range(first_step(p) + 1, last)] for p in props}
     concluded = {p: violated_at(system, p, last) for p in props}
     pending = list(props)

@@ -242,6 +242,10 @@ class TransitionSystem:
             self._trans[t] = self._renamed(t) if t > 1 else self.built(t)
         return list(self._trans[t])
 
+    def steps(self, start: int, stop: int) -> list:
+        """The constraints of steps start .. stop - 1, in order."""
+        return [x for t in range(start, stop) for x in self.trans(t)]
+
     def built(self, t: int) -> list:
         """Step t's constraints built from its pieces (`trans` renames step 1 instead, after it)."""
         return self._assemble(self.pieces(t))
