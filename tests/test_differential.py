@@ -47,7 +47,6 @@ import z3
 from hypothesis import HealthCheck, event, given, note, settings
 from hypothesis import strategies as st
 
-from zoneproof.check import Unrolling
 from zoneproof.encode.system import TransitionSystem
 from zoneproof.explicit import legal_steps
 from zoneproof.interpreter import World, apply
@@ -190,34 +189,33 @@ def solver_holding(e: TransitionSystem, facts: list) -> z3.Solver:
 
 @dataclass(frozen=True)
 class Relation:
-    """A harness's transition relation, built and bit-blasted once per session: unrolled to
-    MAX_DEPTH steps from the start of a game (check.Unrolling: each step switched on by a flag) in
-    one solver, and one step from any state (trans(0)) in another. The rules in force and the
-    number of steps taken are assumptions of each query, and a run's facts are pushed and popped,
-    so one solver serves every example. That one encoding serves every subset of removed rules
-    rests on test_transition_constraints_do_not_depend_on_the_removed_rules."""
+    """A harness's transition relation, built and bit-blasted once per session: MAX_DEPTH steps
+    from the start of a game, each switched on by a flag (`active[t]`: step t is taken, and so is
+    every step before it), in one solver, and one step from any state (trans(0)) in another. The
+    rules in force and the number of steps taken are assumptions of each query, and a run's facts
+    are pushed and popped, so one solver serves every example. That one encoding serves every
+    subset of removed rules rests on test_transition_constraints_do_not_depend_on_the_removed_rules."""
 
-    unrolling: Unrolling
+    e: TransitionSystem
+    active: list
     runs: z3.Solver
     steps: z3.Solver
 
-    @property
-    def e(self) -> TransitionSystem:
-        return self.unrolling.system
-
     def assumptions(self, ruleset: RuleSet, depth: int | None = None) -> list:
         """The rules in force in `ruleset` (the harness's rule set less some rules), and with
-        `depth` exactly that many steps of the unrolling taken."""
-        active = self.unrolling.active
-        taken = [active[depth - 1]] if depth else []
-        no_more = [z3.Not(active[depth])] if depth is not None and depth < len(active) else []
-        return self.unrolling.rule_assumptions(ruleset) + taken + no_more
+        `depth` exactly that many steps taken."""
+        taken = [self.active[depth - 1]] if depth else []
+        no_more = [z3.Not(self.active[depth])] if depth is not None and depth < len(self.active) else []
+        return self.e.rule_values(ruleset) + taken + no_more
 
 
 @cache
 def relation(h: Harness) -> Relation:
-    u = Unrolling(h.ruleset, replace(h.scope, depth=MAX_DEPTH), rules_as_facts=False)
-    return Relation(u, solver_holding(u.system, u.facts + u.steps), solver_holding(u.system, u.system.trans(0)))
+    e = TransitionSystem(h.ruleset, replace(h.scope, depth=MAX_DEPTH))
+    active = [z3.Bool(f"active@{t}", e.ctx) for t in range(MAX_DEPTH)]
+    flagged = [z3.Implies(active[t + 1], active[t]) for t in range(MAX_DEPTH - 1)]
+    flagged += [z3.Implies(active[t], z3.And(e.trans(t))) for t in range(MAX_DEPTH)]
+    return Relation(e, active, solver_holding(e, e.init() + flagged), solver_holding(e, e.trans(0)))
 
 
 @dataclass(frozen=True)

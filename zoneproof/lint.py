@@ -11,20 +11,25 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, replace
 from enum import Enum
+from functools import partial
 
 import z3
 
 from . import progress
-from .errors import CheckerBug
-from .check import CheckResult, Search, Unrolling, Verdict, counterexample, first_step, prove_together
+from .check import DEFAULT_RLIMIT, CheckResult, Verdict, counterexample
+from .encode.system import TransitionSystem
+from .encode.variables import Codes
+from .errors import CheckerBug, Interrupted
+from .evaluate import int_reach
 from .interpreter import IllegalAction, World, apply, sees
-from .model import PLAYER_NAMES, Action, ActionKind, Behaviour, GameState, Scope
+from .model import PLAYER_NAMES, Action, ActionKind, Behaviour, GameState, Scope, slots_for
 from .properties import BinOp, Expr, Property, PropertyKind, Quant, expr_text, parse_properties
 from .replay import execute
 from .report import changes, describe_action
 from .ruleset import RuleSet
-from .solver import Answer, SolverResult, check, new_solver
-from .terms import And, Not, Or, Xor
+from .search import Budget, Deepening, Goal, Outcome, first_step
+from .solver import Answer, SolverResult, new_solver
+from .terms import And, Not, Xor
 from .trace import Trace
 
 
@@ -121,37 +126,44 @@ class LintReport:
         return tuple(f.prop.id for f in self.properties if f.status is Status.VACUOUS)
 
 
-def lint(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int = 0, timeout: float = 60.0) -> LintReport:
-    """Every lint check of one rule set; `timeout` bounds the seconds of each query."""
+def lint(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int = 0, timeout: float = 60.0,
+         rlimit: int = DEFAULT_RLIMIT) -> LintReport:
+    """Every lint check of one rule set; each question may use `rlimit` of Z3's resource units and
+    `timeout` seconds.
+
+    After the start of a game, every other question is a goal of one deepening (`search.Deepening`)
+    to the depth bound: each action and each trigger of a property taken or fired (a probe
+    property violated), each rule's removal changing a step or a player's view, an event left
+    with no legal outcome. So each is found at its least depth, and the goals of a kind that are
+    not found at a depth are ruled out there by one question."""
     progress.working_on(ruleset.label, "lint")
     started = time.monotonic()
     scope = ruleset.scope_for(scope)
-    start = initial_conflict(ruleset, scope, seed, timeout)
+    budget = Budget(rlimit, seconds=timeout)
+    start = initial_conflict(ruleset, scope, seed, budget)
     if start.conflict is not None:
         unreachable = "nothing is reachable: the start of the game is impossible under these rules"
         return LintReport(
             ruleset, scope,
             tuple(ActionFinding(a.kind, Status.DEAD, 0, unreachable) for a in ruleset.actions),
             (), tuple(PropertyFinding(p, Status.VACUOUS, (), unreachable) for p in props),
-            (start.conflict,), time.monotonic() - started, start.unanswered,
+            (start.conflict,), time.monotonic() - started,
         )
     action_probes = {a.kind: _action_probe(ruleset, a.kind) for a in ruleset.actions}
     trigger_probes = {p.id: _trigger_probes(p, _triggers(p)) for p in props}
     every_probe = list(action_probes.values()) + [q for probes in trigger_probes.values() for q in probes]
-    prober = _Prober(Unrolling(ruleset, scope, every_probe + list(props)), ruleset, scope, seed, timeout)
-    # What the file declares silent (dead actions, vacuous properties) is first proved so in joint queries.
-    silent = prove_together(
-        prober.unrolling, ruleset,
-        [probe for kind, probe in action_probes.items() if ruleset.dead_reason("action", kind.value)]
-        + [probe for p in props if _vacuity_expected(ruleset, p.id) for probe in trigger_probes[p.id]],
-        scope, seed, timeout, 0.0, prober.solver,
-    )
-    probe = lambda q: silent.get(q.id) or prober.probe(q)  # noqa: E731
+    sweep = _Sweep(ruleset, scope, every_probe + list(props), seed)
+    try:
+        outcomes = sweep.deepening.earliest(sweep.goals(every_probe), budget)
+    except Interrupted as e:
+        raise KeyboardInterrupt from e
+    except CheckerBug as bug:
+        return LintReport(ruleset, scope, (), (), (), (), time.monotonic() - started, tuple(filter(None, [start.unanswered])), (str(bug),))
+    probe = lambda q: sweep.probe_result(q, outcomes[q])  # noqa: E731
     actions = tuple(_action_finding(kind, probe(q)) for kind, q in action_probes.items())
     properties = tuple(_property_finding(p, [probe(q) for q in trigger_probes[p.id]]) for p in props)
-    unchanged = _unchanging_rules(prober, [r.id for r in ruleset.in_force if ruleset.dead_reason("rule", r.id)])
-    rules = tuple(unchanged.get(rule.id) or _rule_finding(prober, rule.id) for rule in ruleset.in_force)
-    event = event_conflict(prober)
+    rules = tuple(_rule_finding(sweep, rule.id, outcomes) for rule in ruleset.in_force)
+    event = event_conflict(sweep, outcomes[_CONFLICT], budget)
     searches = (start, event)
     return LintReport(
         ruleset, scope,
@@ -168,47 +180,56 @@ def _vacuity_expected(ruleset: RuleSet, property_id: str) -> str:
     return e.reason if e is not None and e.verdict == "vacuous" else ""
 
 
-class _Prober:
-    """One incremental solver over the unrolling, shared by every lint query of a rule set."""
+# The goal keys of the sweep besides the probes (which are keyed by themselves).
+_CONFLICT = ("conflict",)
 
-    def __init__(self, unrolling: Unrolling, ruleset: RuleSet, scope: Scope, seed: int, timeout: float):
-        self.unrolling = unrolling
-        self.system = unrolling.system
+
+def _changes(rule_id: str) -> tuple:
+    return ("changes a step", rule_id)
+
+
+def _view(rule_id: str) -> tuple:
+    return ("changes a view", rule_id)
+
+
+class _Sweep:
+    """The transition system of a lint and the deepening that asks all its questions."""
+
+    def __init__(self, ruleset: RuleSet, scope: Scope, props: list[Property], seed: int):
+        bound = Codes.variable_bound(scope, slots_for(scope))
+        self.system = TransitionSystem(ruleset, scope, max([int_reach(p, bound) for p in props], default=0))
+        self.deepening = Deepening(self.system, seed, self.system.rule_values(), incremental=True)
         self.ruleset = ruleset
         self.scope = scope
         self.seed = seed
-        self.timeout = timeout
-        self.solver = unrolling.incremental(seed)
 
-    def least(self, goal_at, first: int, last: int):
-        return self.unrolling.shortest(goal_at, first, last, self.seed, time.monotonic() + self.timeout, self.solver)
+    def goals(self, probes: list[Property]) -> dict:
+        """Every goal of the sweep, grouped by kind: the probes violated, each rule's removal
+        changing a step (a goal on step k's free action and next state) or a player's view, and an
+        event with no legal outcome."""
+        e, depth = self.system, self.scope.depth
+        goals: dict = {q: Goal(first_step(q), depth, partial(self.deepening.violated_at, q), "probes") for q in probes}
+        for rule in self.ruleset.in_force:
+            if rule.behaviour is Behaviour.DOCUMENTED:
+                continue
+            goals[_changes(rule.id)] = Goal(0, depth - 1, partial(_removal_changes, e, rule_id=rule.id), "changes")
+            if not z3.is_false(e.visibility_without(0, rule.id)):
+                goals[_view(rule.id)] = Goal(0, depth, partial(_visibility_without, e, rule_id=rule.id), "views")
+        goals[_CONFLICT] = Goal(0, depth - 1, e.no_outcome, "conflict")
+        return goals
 
-    def ascending(self, goal_at, first: int, last: int):
-        """Like `least`, asking step by step from the first: cheaper when the goal needs two copies
-        of a step's transition (the search for a rule that matters)."""
-        search = Search(None, least=True, completed=last)
-        for k in range(first, last + 1):
-            search = self.least(goal_at, k, k)
-            if search.found is not None or search.unknown:
-                return replace(search, completed=k - 1)
-        return search
-
-    def before_step(self, formula_at):
-        """A goal on step k's free action and next state, reached after k steps."""
-        return lambda k: self.unrolling.before_step(k, formula_at(k))
-
-    def probe(self, prop: Property) -> CheckResult:
-        """Check a probe property: violated (with a trace that replays) means what it denies happens."""
-        started = time.monotonic()
-        search = self.least(lambda k: self.unrolling.violation(prop, k), first_step(prop), self.scope.depth)
-        if search.found is None:
-            verdict = Verdict.UNKNOWN if search.unknown else Verdict.HOLDS
-            return CheckResult(self.ruleset, prop, verdict, self.scope.depth, time.monotonic() - started, reason=search.unknown)
-        k, model = search.found
-        trace, problem = counterexample(self.system, model, k, self.ruleset, prop, self.scope, self.seed)
+    def probe_result(self, prop: Property, outcome: Outcome) -> CheckResult:
+        """A probe property's result: violated (with a trace that replays) means what it denies happens."""
+        if outcome.unknown:
+            reached = f"no violation up to depth {outcome.depth}" if outcome.depth >= first_step(prop) else "no depth completed"
+            return CheckResult(self.ruleset, prop, Verdict.UNKNOWN, outcome.depth, 0.0, reason=f"{outcome.unknown}: {reached}")
+        if not outcome.violated:
+            return CheckResult(self.ruleset, prop, Verdict.HOLDS, outcome.depth, 0.0)
+        k = outcome.depth
+        trace, problem = counterexample(self.system, outcome.model, k, self.ruleset, prop, self.scope, self.seed)
         if problem:
-            return CheckResult(self.ruleset, prop, Verdict.ERROR, k, time.monotonic() - started, reason=problem)
-        return CheckResult(self.ruleset, prop, Verdict.VIOLATED, k, time.monotonic() - started, trace)
+            return CheckResult(self.ruleset, prop, Verdict.ERROR, k, 0.0, reason=problem)
+        return CheckResult(self.ruleset, prop, Verdict.VIOLATED, k, 0.0, trace)
 
 
 # ---------------------------------------------------------------- dead actions
@@ -318,49 +339,28 @@ def _any_fires(triggers: tuple[Trigger, ...]) -> Status:
 # ---------------------------------------------------------------- dead rules
 
 
-def _rule_finding(prober: _Prober, rule_id: str) -> RuleFinding:
-    ruleset, scope = prober.ruleset, prober.scope
+def _rule_finding(sweep: _Sweep, rule_id: str, outcomes: dict) -> RuleFinding:
+    ruleset, scope, e = sweep.ruleset, sweep.scope, sweep.system
     rule = _rule(ruleset, rule_id)
     if rule.behaviour is Behaviour.DOCUMENTED:
         reason = f"restates {rule.restates}" if rule.restates else "constrains no transition"
         return RuleFinding(rule_id, Status.DOCUMENTED, reason)
-    e = prober.system
-    view_unknown = ""
-    if not z3.is_false(e.visibility_without(0, rule_id)):
-        view = prober.least(lambda k: prober.unrolling.reached(k, e.visibility_without(k, rule_id)), 0, scope.depth)
-        if view.found is not None:
-            return _confirm_view_change(e, *view.found, ruleset, rule_id, scope)
-        view_unknown = view.unknown
-    search = prober.ascending(prober.before_step(lambda k: _removal_changes(e, k, rule_id)), 0, scope.depth - 1)
-    if search.found is None:
-        if search.unknown:
-            return RuleFinding(rule_id, Status.UNKNOWN, f"{search.unknown}: no answer whether removing it changes a step{_completed(search)}")
-        if view_unknown:
-            return RuleFinding(rule_id, Status.UNKNOWN, f"{view_unknown}: removing it changes no step within {scope.depth} steps, but there was no answer whether it changes a player's view")
-        return RuleFinding(rule_id, Status.DEAD, _dead_rule_detail(prober, rule_id))
-    k, model = search.found
-    return _confirm_rule_matters(e, model, k, ruleset, rule_id, scope)
+    view = outcomes.get(_view(rule_id), Outcome(scope.depth))
+    if view.violated:
+        return _confirm_view_change(e, view.depth, view.model, ruleset, rule_id, scope)
+    change = outcomes[_changes(rule_id)]
+    if change.violated:
+        return _confirm_rule_matters(e, change.model, change.depth, ruleset, rule_id, scope)
+    if change.unknown:
+        return RuleFinding(rule_id, Status.UNKNOWN, f"{change.unknown}: no answer whether removing it changes a step{_completed(change)}")
+    if view.unknown:
+        return RuleFinding(rule_id, Status.UNKNOWN, f"{view.unknown}: removing it changes no step within {scope.depth} steps, but there was no answer whether it changes a player's view")
+    return RuleFinding(rule_id, Status.DEAD, _dead_rule_detail(sweep, rule_id))
 
 
-def _completed(search: Search) -> str:
-    """How far a search that had no answer got: the steps it ruled out before it."""
-    return f" (none in steps 1..{search.completed + 1})" if search.completed >= 0 else ""
-
-
-def _unchanging_rules(prober: _Prober, rule_ids: list[str]) -> dict[str, RuleFinding]:
-    """DEAD findings, keyed by rule, for rules whose removal one query per step proves changes no
-    step (for rules that decide no player's view); the others, or all when a query finds a
-    change or no answer, are left to `_rule_finding`."""
-    e, depth = prober.system, prober.scope.depth
-    rule_ids = [r for r in rule_ids if z3.is_false(e.visibility_without(0, r)) and _rule(prober.ruleset, r).behaviour is not Behaviour.DOCUMENTED]
-    if not rule_ids:
-        return {}
-    changes = prober.before_step(lambda k: Or([_removal_changes(e, k, r) for r in rule_ids]))
-    for k in range(depth):
-        search = prober.least(changes, k, k)
-        if search.found is not None or search.unknown:
-            return {}
-    return {r: RuleFinding(r, Status.DEAD, _dead_rule_detail(prober, r)) for r in rule_ids}
+def _completed(outcome: Outcome) -> str:
+    """How far a search for a step that had no answer got: the steps it ruled out before it."""
+    return f" (none in steps 1..{outcome.depth + 1})" if outcome.depth >= 0 else ""
 
 
 def _removal_changes(e, k: int, rule_id: str) -> z3.BoolRef:
@@ -368,11 +368,15 @@ def _removal_changes(e, k: int, rule_id: str) -> z3.BoolRef:
     return Xor(And(e.trans(k)), e.trans_without(k, rule_id))
 
 
-def _dead_rule_detail(prober: _Prober, rule_id: str) -> str:
-    ruleset, rule = prober.ruleset, _rule(prober.ruleset, rule_id)
+def _visibility_without(e, k: int, rule_id: str) -> z3.BoolRef:
+    return e.visibility_without(k, rule_id)
+
+
+def _dead_rule_detail(sweep: _Sweep, rule_id: str) -> str:
+    ruleset, rule = sweep.ruleset, _rule(sweep.ruleset, rule_id)
     others = [r for r in ruleset.rules_for(rule.behaviour) if r != rule_id and set(rule.zones) <= set(_rule(ruleset, r).zones)]
     also = f"; {', '.join(others)} provide{'s' if len(others) == 1 else ''} the same behaviour" if others else ""
-    return f"removing it changes no step and no player's view within {prober.scope.depth} steps{also}"
+    return f"removing it changes no step and no player's view within {sweep.scope.depth} steps{also}"
 
 
 def _rule(ruleset: RuleSet, rule_id: str):
@@ -463,17 +467,17 @@ class ConflictSearch:
     checker_bug: str = ""
 
 
-def _minimal_core(solver: z3.Solver, literals: dict[str, z3.BoolRef], timeout: float) -> tuple[SolverResult, tuple[str, ...], bool]:
+def _minimal_core(solver: z3.Solver, literals: dict[str, z3.BoolRef], budget: Budget) -> tuple[SolverResult, tuple[str, ...], bool]:
     """Whether the solver's facts are unsatisfiable with every rule in force (the answer) and, when
     they are, a set of rules responsible: Z3's core, minimised by deletion; and whether it is
     minimal (a deletion query without an answer keeps its rule)."""
-    answer = check(solver, list(literals.values()), timeout * 1000)
+    answer = budget.ask(solver, list(literals.values()))
     if answer.answer is not Answer.UNSAT:
         return answer, (), False
     core = [rule_id for rule_id, lit in literals.items() if str(lit) in answer.core]
     minimal = True
     for rule_id in list(core):
-        trial = check(solver, [literals[r] for r in core if r != rule_id], timeout * 1000)
+        trial = budget.ask(solver, [literals[r] for r in core if r != rule_id])
         if trial.answer is Answer.UNSAT:
             core.remove(rule_id)
         minimal = minimal and trial.answer is not Answer.UNKNOWN
@@ -491,12 +495,12 @@ def _core_rules(core: tuple[str, ...], minimal: bool) -> tuple[str, ...]:
     return core if minimal else (*core, "(not minimised: no answer in time)")
 
 
-def initial_conflict(ruleset: RuleSet, scope: Scope, seed: int, timeout: float) -> ConflictSearch:
+def initial_conflict(ruleset: RuleSet, scope: Scope, seed: int, budget: Budget) -> ConflictSearch:
     """The rules that make the start of a game impossible, if any."""
-    e = Unrolling(ruleset, replace(scope, depth=0)).system
+    e = TransitionSystem(ruleset, replace(scope, depth=0))
     solver, literals = _rule_solver(e, ruleset, seed)
     solver.add(e.init())
-    answer, core, minimal = _minimal_core(solver, literals, timeout)
+    answer, core, minimal = _minimal_core(solver, literals, budget)
     if answer.answer is Answer.UNKNOWN:
         return ConflictSearch(unanswered=f"{answer.reason}: no answer whether the start of a game is possible")
     if answer.answer is Answer.SAT:
@@ -504,15 +508,15 @@ def initial_conflict(ruleset: RuleSet, scope: Scope, seed: int, timeout: float) 
     return ConflictSearch(Conflict(_core_rules(core, minimal), "the start of a game (each deck in its owner's library)", 0, None, None))
 
 
-def event_conflict(prober: _Prober) -> ConflictSearch:
-    """The first reachable state where some action applies to its target but has no legal outcome."""
-    e, ruleset, scope, seed, timeout = prober.system, prober.ruleset, prober.scope, prober.seed, prober.timeout
-    search = prober.least(prober.before_step(e.no_outcome), 0, scope.depth - 1)
-    if search.found is None:
-        if search.unknown:
-            return ConflictSearch(unanswered=f"{search.unknown}: no answer whether some action is left with no legal outcome{_completed(search)}")
+def event_conflict(sweep: _Sweep, outcome: Outcome, budget: Budget) -> ConflictSearch:
+    """The first reachable state where some action applies to its target but has no legal outcome
+    (the sweep's `outcome` of that goal), with the rules that leave it none."""
+    e, ruleset, scope, seed = sweep.system, sweep.ruleset, sweep.scope, sweep.seed
+    if not outcome.violated:
+        if outcome.unknown:
+            return ConflictSearch(unanswered=f"{outcome.unknown}: no answer whether some action is left with no legal outcome{_completed(outcome)}")
         return ConflictSearch()
-    k, model = search.found
+    k, model = outcome.depth, outcome.model
     card_types, states, actions = e.decode(model, k + 1, final_state=False)
     world = World.of(ruleset, e.slots, card_types, scope)
     steps, mismatch = execute(world, states[0], actions[:k], recorded=states[1:k + 1])
@@ -523,7 +527,7 @@ def event_conflict(prober: _Prober) -> ConflictSearch:
         return ConflictSearch(checker_bug=f"a conflict found by Z3 does not replay: {mismatch or f'the interpreter carries out {shown}'}")
     solver, literals = _rule_solver(e, ruleset, seed)
     solver.add(e.types_are(card_types) + e.state_is(k, states[k]) + e.action_is(k, event) + e.trans(k))
-    answer, core, minimal = _minimal_core(solver, literals, timeout)
+    answer, core, minimal = _minimal_core(solver, literals, budget)
     if answer.answer is Answer.SAT:
         return ConflictSearch(checker_bug=f"Z3 finds no legal outcome for {shown} after {k} steps, but has one for that state and action")
     rules = ("(not named: no answer in time)",) if answer.answer is Answer.UNKNOWN else _core_rules(core, minimal)

@@ -15,8 +15,11 @@ idle one) and a wall-clock guard.
 
 from __future__ import annotations
 
+import math
 import time
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
+from functools import partial
 
 import z3
 
@@ -49,19 +52,34 @@ def violated_at(system: TransitionSystem, prop: Property, k: int) -> z3.BoolRef:
 
 @dataclass(frozen=True)
 class Budget:
-    """What each question may cost: Z3's resource units, and wall-clock seconds until `deadline`."""
+    """What each question may cost: Z3's resource units, and wall-clock seconds: until `deadline`,
+    and at most `seconds` for any one question."""
 
     rlimit: int
-    deadline: float
+    deadline: float = math.inf
+    seconds: float = math.inf
 
     def ask(self, solver: z3.Solver, assumptions: list) -> SolverResult:
-        seconds = self.deadline - time.monotonic()
+        now = time.monotonic()
+        seconds = min(self.deadline - now, self.seconds)
         if seconds <= 0:
             return SolverResult(Answer.UNKNOWN, reason="timeout")
         answer = check(solver, assumptions, seconds * 1000, self.rlimit)
-        if answer.answer is Answer.UNKNOWN and answer.reason in OUT_OF_BUDGET and time.monotonic() < self.deadline:
+        if answer.answer is Answer.UNKNOWN and answer.reason in OUT_OF_BUDGET and time.monotonic() - now < seconds:
             return SolverResult(Answer.UNKNOWN, reason="budget")
         return answer
+
+
+@dataclass(frozen=True)
+class Goal:
+    """A question the deepening asks at each depth k from `first` to `bound`: can `at(k)` hold after
+    k steps? `at(k)` may speak of state k and of step k's action and next state, which no step
+    constrains yet. The goals of one `group` are asked together, one question per depth."""
+
+    first: int
+    bound: int
+    at: Callable[[int], z3.BoolRef]
+    group: str = ""
 
 
 @dataclass(frozen=True)
@@ -96,11 +114,23 @@ class Deepening:
         self.completed = -1  # the last depth at which every pending property was asked about
         self._questions = 0
         self._goals: dict = {}
+        self._named: dict = {}
 
     def violated_at(self, prop: Property, k: int) -> z3.BoolRef:
         if (prop.id, k) not in self._goals:
             self._goals[(prop.id, k)] = violated_at(self.system, prop, k)
         return self._goals[(prop.id, k)]
+
+    def goal_at(self, key: Hashable, goal: Goal, k: int) -> z3.BoolRef:
+        """`goal.at(k)`; for the incremental solver, a literal it holds equal to it once, so that
+        asking again for fewer of a group's goals adds only their disjunction."""
+        if not self.incremental:
+            return goal.at(k)
+        if (key, k) not in self._named:
+            name = z3.Bool(f"goal#{len(self._named)}", self.system.ctx)
+            self.solver.add(name == goal.at(k))
+            self._named[(key, k)] = name
+        return self._named[(key, k)]
 
     def reach(self, k: int) -> None:
         while self.steps < k:
@@ -122,47 +152,67 @@ class Deepening:
     def first_violations(self, bounds: dict[Property, int], budget: Budget, start: int = 0,
                          assumptions: tuple = ()) -> dict[Property, Outcome]:
         """For each property, the least depth from `start` up to its bound at which it fails, or
-        that it does not fail up to its bound. One question per depth asks for any of the
-        properties still pending there; a model drops those it violates and the question is asked
-        again for the rest."""
-        found: dict[Property, Outcome] = {}
-        pending = dict(bounds)
-        k = start
+        that it does not fail up to its bound (`earliest`)."""
+        goals = {p: Goal(first_step(p), bound, partial(self.violated_at, p)) for p, bound in bounds.items()}
+        return self.earliest(goals, budget, start, assumptions)
+
+    def earliest(self, goals: dict[Hashable, Goal], budget: Budget, start: int = 0,
+                 assumptions: tuple = ()) -> dict[Hashable, Outcome]:
+        """For each goal, the least depth from `start` up to its bound at which it can hold (with
+        the model), or that it cannot up to its bound. At each depth, one question per group asks
+        for any of the group's goals still pending there; a model drops those it satisfies and the
+        question is asked again for the rest. A question with no answer leaves its group's pending
+        goals unknown past the depth before; the other groups go on."""
+        found: dict[Hashable, Outcome] = {}
+        pending = dict(goals)
         try:
-            self._deepen(found, pending, k, budget, assumptions)
+            self._deepen(found, pending, start, budget, assumptions)
         except KeyboardInterrupt as e:
-            raise Interrupted(found | {p: Outcome(self.completed, unknown="interrupted") for p in pending}) from e
+            raise Interrupted(found | {key: Outcome(self.completed, unknown="interrupted") for key in pending}) from e
         return found
 
     def _deepen(self, found: dict, pending: dict, k: int, budget: Budget, assumptions: tuple) -> None:
         self.completed = k - 1
         while pending:
-            for p in [p for p, bound in pending.items() if bound < k]:
-                found[p] = Outcome(pending.pop(p))
-            at_k = [p for p in pending if first_step(p) <= k]
-            if at_k:
+            for key in [key for key, goal in pending.items() if goal.bound < k]:
+                found[key] = Outcome(pending.pop(key).bound)
+            groups: dict[str, list] = {}
+            for key, goal in pending.items():
+                if goal.first <= k:
+                    groups.setdefault(goal.group, []).append(key)
+            if groups:
                 self.reach(k)
                 progress.at_depth(k)
-            while at_k:
-                goals = {p: self.violated_at(p, k) for p in at_k}
-                answer = self.ask(Or(list(goals.values())), budget, assumptions)
-                if answer.answer is Answer.UNKNOWN:
-                    for p in list(pending):
-                        found[p] = Outcome(k - 1, unknown=answer.reason)
-                    pending.clear()
-                    return
-                if answer.answer is Answer.UNSAT:
-                    break
-                hit = [p for p in at_k if _holds_in(answer.model, goals[p])]
-                if not hit:
-                    raise CheckerBug(f"Z3's model of a violation of one of {', '.join(p.id for p in at_k)} at depth {k}"
-                                     " violates none of them when evaluated")
-                for p in hit:
-                    found[p] = Outcome(k, answer.model)
-                    del pending[p]
-                at_k = [p for p in at_k if p not in hit]
+            for keys in groups.values():
+                self._ask_at(found, pending, keys, k, budget, assumptions)
             self.completed = k
             k += 1
+
+    def _ask_at(self, found: dict, pending: dict, keys: list, k: int, budget: Budget, assumptions: tuple) -> None:
+        """Settle at depth k the goals `keys` of one group: those a model satisfies are found there."""
+        while keys:
+            goals = {key: self.goal_at(key, pending[key], k) for key in keys}
+            answer = self.ask(Or(list(goals.values())), budget, assumptions)
+            if answer.answer is Answer.UNKNOWN:
+                group = pending[keys[0]].group
+                for key in [key for key, goal in pending.items() if goal.group == group]:
+                    found[key] = Outcome(k - 1, unknown=answer.reason)
+                    del pending[key]
+                return
+            if answer.answer is Answer.UNSAT:
+                return
+            hit = [key for key in keys if _holds_in(answer.model, goals[key])]
+            if not hit:
+                raise CheckerBug(f"Z3's model of one of {', '.join(map(_named, keys))} at depth {k}"
+                                 " satisfies none of them when evaluated")
+            for key in hit:
+                found[key] = Outcome(k, answer.model)
+                del pending[key]
+            keys = [key for key in keys if key not in hit]
+
+
+def _named(key: Hashable) -> str:
+    return key.id if isinstance(key, Property) else str(key)
 
 
 def _holds_in(model: z3.ModelRef, goal: z3.BoolRef) -> bool:

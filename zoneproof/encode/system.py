@@ -117,11 +117,13 @@ class TransitionSystem:
 
     # ---------------------------------------------------------------- rules
 
-    def rule_values(self) -> list:
-        """Rule literals: true for the rules in force, false for the removed ones. A check asserts
-        them as facts (Z3 then simplifies the rules away); an unsat-core query passes them as
-        assumptions instead."""
-        return [Not(lit) if rule_id in self.ruleset.removed else lit for rule_id, lit in self.rule_literal.items()]
+    def rule_values(self, ruleset: RuleSet | None = None) -> list:
+        """Rule literals: true for the rules in force, false for the removed ones, in this system's
+        rule set or in `ruleset` (the same file with other rules removed: coverage). A check
+        asserts them as facts (Z3 then simplifies the rules away); an unsat-core query passes them
+        as assumptions instead."""
+        removed = (ruleset or self.ruleset).removed
+        return [Not(lit) if rule_id in removed else lit for rule_id, lit in self.rule_literal.items()]
 
     def in_file(self, behaviour: Behaviour) -> bool:
         """Whether some rule of the file (in force or removed) provides the behaviour: where none
