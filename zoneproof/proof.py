@@ -156,11 +156,6 @@ def prove(system: TransitionSystem, props: list[Property], seed: int, facts: lis
 
 def invariant(system: TransitionSystem, pool: list[Property], seed: int, facts: list, budget: Budget) -> list[Property] | None:
     """The largest subset of `pool` inductive together (Houdini), or None when Z3 gives no answer."""
-    return _houdini(system, pool, seed, facts, budget)
-
-
-def _houdini(system: TransitionSystem, pool: list[Property], seed: int, facts: list, budget: Budget) -> list[Property] | None:
-    """The largest subset of `pool` inductive together (None when Z3 gives no answer)."""
     base = [*system.init(), *facts, *system.trans(0)]
     pending = _drop_failing(system, pool, base, lambda p: [violated_at(system, p, 0), violated_at(system, p, 1)], seed, budget)
     while pending is not None:
