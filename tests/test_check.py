@@ -88,15 +88,15 @@ def test_removing_400_3_leaves_the_other_properties_holding():
 def test_induction_proves_a_property_at_every_depth_from_depth_4():
     ruleset = load_ruleset("mtg-current")
     [deep] = check_properties(ruleset, [PROPS["owner-zones"]], Scope(cards=2, depth=6))
-    assert (deep.verdict, deep.depth, deep.inductive) == (Verdict.HOLDS, 6, True)
+    assert (deep.verdict, deep.depth) == (Verdict.PROVED, 6) and deep.certificate
     [shallow] = check_properties(ruleset, [PROPS["owner-zones"]], Scope(cards=2, depth=3))
-    assert (shallow.verdict, shallow.inductive) == (Verdict.HOLDS, False)
+    assert shallow.verdict is Verdict.HOLDS
 
 
 def test_a_property_induction_cannot_prove_is_checked_to_the_depth():
     # tokens fails in unreachable states (a token slot elsewhere than on the battlefield or nowhere)
     [result] = check_properties(load_ruleset("mtg-current"), [PROPS["tokens"]], Scope(cards=2, depth=5))
-    assert (result.verdict, result.depth, result.inductive) == (Verdict.HOLDS, 5, False)
+    assert (result.verdict, result.depth) == (Verdict.HOLDS, 5)
 
 
 def test_induction_hides_no_violation_among_properties_proved_together():
@@ -106,7 +106,7 @@ def test_induction_hides_no_violation_among_properties_proved_together():
     ruleset = load_ruleset("mtg-current").without(["400.3"])
     results = check_properties(ruleset, [PROPS[i] for i in ids], Scope(cards=2, depth=5))
     assert {(r.prop.id, r.depth) for r in results if r.verdict is Verdict.VIOLATED} == {("owner-zones", 2), ("markers-kept", 3)}
-    assert all(r.inductive for r in results if r.verdict is Verdict.HOLDS)
+    assert {r.prop.id for r in results if r.verdict is Verdict.PROVED} >= {"exile-in-exile", "one-zone", "zone-wide"}
 
 
 def test_structural_pile_positions_hold_at_small_depth():

@@ -47,14 +47,22 @@ def test_check_json_prints_one_object_per_check(run):
     assert all({"ruleset", "property", "verdict", "depth", "seconds", "trace"} <= o.keys() for o in lines)
 
 
-def test_a_property_proved_by_induction_says_so(run):
-    scope = ["--no-lint", "mtg-current", "-p", "owner-zones", "--cards", "2", "--depth", "6"]
-    code, out, _ = run("check", *scope)
-    assert code == 0
-    assert "owner-zones" in out and "holds     depth 6" in out and "(by induction: holds at every depth)" in out
+def test_a_property_proved_says_so_and_its_certificate_checks(run):
+    scope = ["--no-lint", "mtg-current", "-p", "owner-zones", "--cards", "2", "--depth", "4", "--out", "cx"]
     code, out, _ = run("check", *scope, "--format", "json")
+    assert code == 0
     [line] = json_records(out, "check")
-    assert (line["verdict"], line["depth"], line["inductive"]) == ("holds", 6, True)
+    assert (line["verdict"], line["trace"], line["certificate"]) == ("proved", None, "cx/mtg-current--owner-zones.proof.zp")
+    code, out, _ = run("certify", line["certificate"], "mtg-current")
+    assert code == 0 and "valid: owner-zones holds at every depth" in out
+    forged = Path("cx/forged.proof.zp")
+    text = Path(line["certificate"]).read_text()
+    forged.write_text(text[:text.rindex("whose(c) == owner(c)")] + "whose(c) != owner(c)" + text[text.rindex("whose(c) == owner(c)") + 20:])
+    code, out, _ = run("certify", str(forged), "mtg-current")
+    assert code == 1 and "fails: owner-zones holds in the first two states" in out
+    forged.write_text("property x {\n")
+    code, _, err = run("certify", str(forged), "mtg-current")
+    assert code == 2 and err.count("\n") == 1 and "forged.proof.zp:1: error: not a certificate" in err
 
 
 def test_same_seed_same_output_and_files(run, tmp_path):

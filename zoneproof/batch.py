@@ -76,7 +76,7 @@ def _finished(future) -> bool:
 def with_vacuity(checked: Iterable[CheckResult], report: LintReport) -> Iterator[CheckResult]:
     """A property that holds but whose trigger lint finds never fires is reported as vacuous."""
     vacuous = set(report.vacuous)
-    return (replace(r, verdict=Verdict.VACUOUS) if r.verdict is Verdict.HOLDS and r.prop.id in vacuous else r for r in checked)
+    return (replace(r, verdict=Verdict.VACUOUS) if r.verdict.holds and r.prop.id in vacuous else r for r in checked)
 
 
 def check_rulesets(rulesets: list[RuleSet], props: list[Property], scope: Scope, seed: int, timeout: float,

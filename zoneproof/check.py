@@ -21,17 +21,24 @@ from .model import Scope, slots_for
 from .properties import Property
 from .replay import execute, first_violation, witnesses
 from .ruleset import Expectation, RuleSet
+from .proof import prove
 from .solver import Answer
-from .search import INDUCTION_SPAN, Budget, Deepening, Outcome, first_step, inductive, violation_alone
+from .search import INDUCTION_SPAN, Budget, Deepening, Outcome, first_step, violation_alone
 from .trace import Trace
 
 
 class Verdict(str, Enum):
     VIOLATED = "violated"
     HOLDS = "holds"  # to the depth reached
+    PROVED = "proved"  # at every depth, within the scope's players and cards (see proof.py)
     UNKNOWN = "unknown"  # Z3 gave no answer in time; never read as holds
     ERROR = "error"  # a counterexample that the interpreter does not reproduce: a checker bug
     VACUOUS = "vacuous"  # holds, but lint found that the property's trigger never fires within the scope
+
+    @property
+    def holds(self) -> bool:
+        """No violation: to the depth bound, or at every depth."""
+        return self in (Verdict.HOLDS, Verdict.PROVED)
 
 
 @dataclass(frozen=True)
@@ -44,7 +51,7 @@ class CheckResult:
     trace: Trace | None = field(default=None, repr=False, compare=False)
     reason: str = ""  # for UNKNOWN: Z3's reason; for ERROR: what did not replay
     witnesses: tuple[str, ...] = ()  # for VIOLATED: the bindings of the outer forall that fail
-    inductive: bool = False  # for HOLDS: proved by induction, so it holds at every depth, not only to `depth`
+    certificate: tuple[Property, ...] = field(default=(), repr=False, compare=False)  # for PROVED: the inductive invariant's lemmas (proof.py)
 
     @property
     def expectation(self) -> Expectation | None:
@@ -59,13 +66,15 @@ class CheckResult:
         if e is None:
             return None
         if e.verdict == "vacuous":  # vacuous within the default scope; a larger one may make it fire
-            return self.verdict in (Verdict.VACUOUS, Verdict.HOLDS)
+            return self.verdict is Verdict.VACUOUS or self.verdict.holds
+        if e.verdict == "holds":
+            return self.verdict.holds
         return self.verdict.value == e.verdict
 
     @property
     def counts_against(self) -> bool:
         """A definite verdict that makes the run fail: unexpected, or (without expectations) violated."""
-        if self.verdict not in (Verdict.HOLDS, Verdict.VIOLATED, Verdict.VACUOUS):
+        if self.verdict not in (Verdict.HOLDS, Verdict.PROVED, Verdict.VIOLATED, Verdict.VACUOUS):
             return False
         if self.expectation is None:
             return self.verdict in (Verdict.VIOLATED, Verdict.VACUOUS)
@@ -98,7 +107,7 @@ def each_checked(ruleset: RuleSet, props: list[Property], scope: Scope, seed: in
     """The results of check_properties one by one, in the order of `props`.
 
     Induction first tries to prove the properties the rule set expects to hold at every depth
-    (`search.inductive`); then one deepening (`search.Deepening`) looks for the first violation of
+    (`proof.prove`, with lemmas that strengthen them); then one deepening (`search.Deepening`) looks for the first violation of
     every property, to the depth bound, or to the base case of those induction proved. A property
     the base case finds violated (or cannot decide) leaves the others of the induction to be proved
     again without it. Each violation found is asked again in a Z3 context of its own for its
@@ -128,14 +137,16 @@ def _each_checked(ruleset: RuleSet, props: list[Property], scope: Scope, seed: i
     base = min(scope.depth, INDUCTION_SPAN + 1)
     candidates = [p for p in props if _expected_to_hold(ruleset, p)] if scope.depth >= INDUCTION_FROM_DEPTH else []
     try:
-        proved = set(inductive(system, candidates, seed, facts, budget()))
+        proofs = prove(system, candidates, seed, facts, budget())
+        proved = set(proofs)
         deepening = Deepening(system, seed, facts)
         outcomes = deepening.first_violations({p: base if p in proved else scope.depth for p in props}, budget())
         while True:
             failed = {p for p in proved if outcomes[p].violated or outcomes[p].unknown}
             if not failed:
                 break
-            still = set(inductive(system, [p for p in proved if p not in failed], seed, facts, budget()))
+            proofs = prove(system, [p for p in proved if p not in failed], seed, facts, budget())
+            still = set(proofs)
             dropped = proved - failed - still
             proved = still
             outcomes |= deepening.first_violations({p: scope.depth for p in dropped}, budget(), start=base + 1)
@@ -146,7 +157,8 @@ def _each_checked(ruleset: RuleSet, props: list[Property], scope: Scope, seed: i
     except Interrupted as stop:
         raise Interrupted(tuple(_interrupted(ruleset, prop, scope, stop.known.get(prop), time.monotonic() - started) for prop in props)) from stop
     for prop in props:
-        yield _result(system, ruleset, prop, scope, seed, facts, outcomes[prop], prop in proved, time.monotonic() - started, budget)
+        proof = proofs.get(prop) if prop in proved else None
+        yield _result(system, ruleset, prop, scope, seed, facts, outcomes[prop], proof, time.monotonic() - started, budget)
 
 
 def _interrupted(ruleset: RuleSet, prop: Property, scope: Scope, outcome: Outcome | None, seconds: float) -> CheckResult:
@@ -162,12 +174,14 @@ def _interrupted(ruleset: RuleSet, prop: Property, scope: Scope, outcome: Outcom
 
 
 def _result(system: TransitionSystem, ruleset: RuleSet, prop: Property, scope: Scope, seed: int, facts: list, outcome: Outcome,
-            proved: bool, seconds: float, budget) -> CheckResult:
+            proof, seconds: float, budget) -> CheckResult:
     if outcome.unknown:
         reached = f"no violation up to depth {outcome.depth}" if outcome.depth >= first_step(prop) else "no depth completed"
         return CheckResult(ruleset, prop, Verdict.UNKNOWN, outcome.depth, seconds, reason=f"{outcome.unknown}: {reached}")
     if not outcome.violated:
-        return CheckResult(ruleset, prop, Verdict.HOLDS, scope.depth, seconds, inductive=proved)
+        if proof is not None:
+            return CheckResult(ruleset, prop, Verdict.PROVED, scope.depth, seconds, certificate=proof.lemmas)
+        return CheckResult(ruleset, prop, Verdict.HOLDS, scope.depth, seconds)
     k = outcome.depth
     answer = violation_alone(system, prop, k, seed, facts, budget())
     if answer.answer is Answer.UNKNOWN:

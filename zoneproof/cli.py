@@ -15,9 +15,9 @@ import click
 import tomli_w
 from rich.console import Console
 
-from . import __version__, progress
+from . import __version__, certify, progress
 from .batch import Unfinished, available_cores, check_rulesets, in_order
-from .check import CheckResult, Verdict
+from .check import DEFAULT_RLIMIT, CheckResult, Verdict
 from .coverage import coverage
 from .lint import Status, lint
 from .diff import behaviour_scenarios, diff
@@ -213,6 +213,16 @@ def _check_out_dir(out_dir: Path, file_names: list[str]) -> None:
             raise InputError(f"the counterexample file name '{name[:40]}…' would be too long; shorten the rule set name or the property id")
 
 
+def _write_certificate(r: CheckResult, directory: Path, scope) -> Path:
+    """Write the inductive invariant of a proof (see certify.py); return its path."""
+    path = directory / f"{r.ruleset.label}--{r.prop.id}{certify.SUFFIX}"
+    try:
+        write_atomically(path, certify.certificate_text(r.prop, r.certificate, r.ruleset, r.ruleset.scope_for(scope)))
+    except OSError as e:
+        raise InputError(f"cannot write {path}: {e.strerror}; choose another --out") from None
+    return path
+
+
 def _write_counterexample(r: CheckResult, directory: Path, emit: tuple[str, ...]) -> Path:
     """Write the counterexample in the forms asked for; return the path shown (the trace's if written)."""
     stem = directory / f"{r.ruleset.label}--{r.prop.id}"
@@ -266,6 +276,8 @@ def check(rulesets, without, property_ids, properties, players, cards, sideboard
                 path = None
                 if r.trace is not None:
                     path = _write_counterexample(r, out_dir, emit)
+                elif r.verdict is Verdict.PROVED:
+                    path = _write_certificate(r, out_dir, scope)
                 output.check(r, path)
                 results.append(r)
                 shown.advance(1)
@@ -393,6 +405,39 @@ def check_exit_code(results: list[CheckResult]) -> int:
     if Verdict.UNKNOWN in verdicts:
         return ExitCode.UNKNOWN
     return ExitCode.OK
+
+
+CERTIFY_EXIT_CODES = (
+    "Exit codes: 0 the certificate proves its property in the rule set; 1 it does not (an obligation fails); "
+    "2 bad input or usage; 3 some obligation got no answer in time."
+)
+
+
+@app.command(name="certify", epilog=CERTIFY_EXIT_CODES)
+@click.argument("certificate", type=click.Path(path_type=Path))
+@click.argument("ruleset")
+@seed_option
+@timeout_option("certificate")
+@project_defaults
+def certify_command(certificate, ruleset, seed, timeout, project) -> int:
+    """Check a proof's CERTIFICATE (a .proof.zp file that `zoneproof check` writes beside the
+    counterexamples) against RULESET, in a Z3 context of its own: its invariant holds initially,
+    every step keeps it, and it implies the property, at every depth within the certificate's scope."""
+    found = certify.read_certificate(certificate)
+    rules = _ruleset(project, ruleset).without(list(found.removed))
+    result = certify.verify(found, rules, seed, DEFAULT_RLIMIT, timeout)
+    if result.problem:
+        out.print(f"{certificate}: not a proof: {result.problem}", markup=False)
+        return ExitCode.VIOLATED
+    for what in result.failed:
+        out.print(f"{certificate}: fails: {what}", markup=False)
+    for what in result.unknown:
+        out.print(f"{certificate}: no answer in time: {what}", markup=False)
+    if result.valid:
+        out.print(f"{certificate}: valid: {found.prop.id} holds at every depth in {rules.label} within its scope"
+                  f" ({result.checked} obligations, {len(found.lemmas)} lemmas)", markup=False)
+        return ExitCode.OK
+    return ExitCode.VIOLATED if result.failed else ExitCode.UNKNOWN
 
 
 DIFF_EXIT_CODES = (

@@ -42,11 +42,11 @@ class Coverage:
     @property
     def not_applicable(self) -> tuple[CheckResult, ...]:
         """The properties that do not hold with every rule in force (violated, unknown or an error)."""
-        return tuple(r for r in self.baseline if r.verdict is not Verdict.HOLDS)
+        return tuple(r for r in self.baseline if not r.verdict.holds)
 
 
 def _applies(baseline: CheckResult) -> bool:
-    return baseline.verdict is Verdict.HOLDS
+    return baseline.verdict.holds
 
 
 def coverage(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int = 0, timeout: float = 60.0, jobs: int = 1,

@@ -93,10 +93,10 @@ class DiffResult:
 
     @property
     def flips(self) -> list[Flip]:
-        definite = (Verdict.HOLDS, Verdict.VIOLATED)
+        definite = (Verdict.HOLDS, Verdict.PROVED, Verdict.VIOLATED)
         return [
             Flip(ra.prop, ra, rb) for ra, rb in self.results
-            if ra.verdict in definite and rb.verdict in definite and ra.verdict is not rb.verdict
+            if ra.verdict in definite and rb.verdict in definite and ra.verdict.holds is not rb.verdict.holds
         ]
 
     def name(self, ruleset: RuleSet) -> str:

@@ -105,12 +105,10 @@ def format_steps(slots, card_types, players, initial: GameState, steps: tuple[St
 
 def result_line(r: CheckResult, width: int = 24) -> str:
     cites = ", ".join(r.prop.cites)
-    depth = r.depth if r.depth >= 0 else "-"
+    depth = "∞" if r.verdict is Verdict.PROVED else r.depth if r.depth >= 0 else "-"
     line = f"{r.ruleset.label:<{max(width, len(r.ruleset.label))}} {r.prop.id:<22} {r.verdict.value:<9} depth {depth:<3} {r.seconds:6.2f}s  [{cites}]"
     if r.reason:
         line += f"  ({r.reason})"
-    if r.inductive:
-        line += "  (by induction: holds at every depth)"
     return line + expectation_note(r)
 
 
@@ -125,6 +123,11 @@ def expectation_note(r: CheckResult) -> str:
     if e.verdict == "holds":
         return "  (unexpected: holds expected)"
     return f"  (unexpected: {e.verdict} expected: {e.reason})"
+
+
+def format_certificate(r: CheckResult, path: Path | None) -> list[str]:
+    lemmas = f"{len(r.certificate)} lemma{'s' * (len(r.certificate) != 1)}"
+    return [f"  proved at every depth (players and cards of the scope); certificate: {lemmas}" + (f", written to {path}" if path else "")]
 
 
 def format_counterexample(r: CheckResult, path: Path | None) -> list[str]:

@@ -13,6 +13,7 @@ from ..check import CheckResult, Verdict
 from ..lint import Status
 from ..report import (
     expectation_note,
+    format_certificate,
     format_counterexample,
     format_diff_behaviours,
     format_replay,
@@ -48,7 +49,7 @@ class _Suites:
 
 def check_case(r: CheckResult, trace) -> TestCase:
     line = result_line(r)
-    steps = format_counterexample(r, trace) if r.trace is not None else []
+    steps = format_counterexample(r, trace) if r.trace is not None else format_certificate(r, trace) if r.verdict is Verdict.PROVED else []
     case = _case(r.prop.id, r.ruleset.label, r.seconds)
     if r.verdict is Verdict.ERROR:
         return _fail(case, f"checker bug: {r.reason}", [line], "checker-bug", error=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..check import CheckResult
+from ..check import CheckResult, Verdict
 from ..report import cites_outside, padding
 
 
@@ -19,9 +19,9 @@ def check_record(r: CheckResult, path: Path | None) -> dict:
         "verdict": r.verdict.value,
         "depth": depth_record(r),
         "seconds": round(r.seconds, 3),
-        "trace": str(path) if path else None,
+        "trace": str(path) if path and r.trace is not None else None,
         "reason": r.reason or None,
-        "inductive": r.inductive,
+        "certificate": str(path) if path and r.verdict is Verdict.PROVED else None,
         "expected": expected_record(r),
     }
 

@@ -121,7 +121,8 @@ class _Log:
 
 def _check(log: _Log, r: CheckResult, trace) -> None:
     locations = [property_location(r.prop)] + rule_locations(r.ruleset, [*r.ruleset.removed, *r.prop.cites])
-    properties = {"ruleset": r.ruleset.label, "verdict": r.verdict.value, "depth": r.depth} | ({"trace": str(trace)} if trace else {})
+    written = {("trace" if r.trace is not None else "certificate"): str(trace)} if trace else {}
+    properties = {"ruleset": r.ruleset.label, "verdict": r.verdict.value, "depth": r.depth} | written
     if r.verdict in (Verdict.UNKNOWN, Verdict.ERROR):
         log.undecided(f"{r.ruleset.label} {r.prop.id}", r.reason, locations, r.verdict is Verdict.ERROR)
         return

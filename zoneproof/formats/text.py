@@ -8,10 +8,10 @@ from rich.console import Console
 from rich.markup import escape
 
 from ..check import CheckResult, Verdict
-from ..report import format_counterexample, format_coverage, format_diff, format_lint, format_replay, format_scenario, result_line
+from ..report import format_certificate, format_counterexample, format_coverage, format_diff, format_lint, format_replay, format_scenario, result_line
 from .output import Output, Summary
 
-VERDICT_STYLE = {Verdict.HOLDS: "green", Verdict.VIOLATED: "bold red", Verdict.UNKNOWN: "yellow", Verdict.ERROR: "bold magenta", Verdict.VACUOUS: "yellow"}
+VERDICT_STYLE = {Verdict.PROVED: "bold green", Verdict.HOLDS: "green", Verdict.VIOLATED: "bold red", Verdict.UNKNOWN: "yellow", Verdict.ERROR: "bold magenta", Verdict.VACUOUS: "yellow"}
 
 
 class Text(Output):
@@ -29,6 +29,8 @@ class Text(Output):
         self.console.print(escape(line).replace(f" {r.verdict.value} ", f" [{style}]{r.verdict.value}[/] ", 1), markup=True)
         if r.trace is not None:
             self.lines(format_counterexample(r, trace))
+        elif r.verdict is Verdict.PROVED:
+            self.lines(format_certificate(r, trace))
 
     def lint(self, report, written: dict) -> None:
         self.lines(format_lint(report, written))

@@ -1,0 +1,44 @@
+"""Proofs at every depth: which readings survive an unbounded run, and a planted bug is never proved."""
+
+from zoneproof.check import Verdict, check_properties
+from zoneproof.model import Scope
+from zoneproof.proof import lemmas, wrap_safe
+from zoneproof.properties import parse_properties, stock_properties
+from zoneproof.ruleset import load_ruleset
+
+PROPS = {p.id: p for p in stock_properties()}
+SMALL = Scope(players=2, cards=1, sideboard=0, tokens=1, depth=4)
+
+
+def one(body: str):
+    [prop] = parse_properties(f'property p {{\n cites 400.1\n means "m"\n {body}\n}}\n', "test.zp")
+    return prop
+
+
+def test_a_growing_identity_is_safe_only_as_its_change_in_one_step():
+    assert wrap_safe(PROPS["new-object"], set())
+    assert wrap_safe(PROPS["outside-the-game"], set())
+    assert not wrap_safe(PROPS["tokens"], set())  # gen(t) > 0: false once gen wraps past the sign bit
+    assert not wrap_safe(one("always forall c: object. gen(c) < 100"), set())
+    assert not wrap_safe(one("step forall c: object, d: object. gen'(c) != gen(d)"), set())
+
+
+def test_mulligans_are_safe_only_where_a_proved_lemma_bounds_them():
+    prop = one("always forall p: player. mulligans(p) <= 3")
+    assert not wrap_safe(prop, set())
+    assert wrap_safe(prop, {"mulligans-bounded"})
+
+
+def test_the_lemmas_parse_and_each_names_a_rule():
+    found = lemmas()
+    assert len({p.id for p in found}) == len(found) and all(p.cites for p in found)
+
+
+def test_a_rule_removed_for_a_property_is_found_violated_never_proved():
+    ruleset = load_ruleset("mtg-current")
+    props = [PROPS["owner-zones"], PROPS["one-zone"]]
+    kept = {r.prop.id: r.verdict for r in check_properties(ruleset, props, SMALL)}
+    assert kept == {"owner-zones": Verdict.PROVED, "one-zone": Verdict.PROVED}
+    removed = {r.prop.id: (r.verdict, r.depth) for r in check_properties(ruleset.without(["400.3"]), props, SMALL)}
+    assert removed["owner-zones"] == (Verdict.VIOLATED, 2)
+    assert removed["one-zone"][0] is Verdict.PROVED

@@ -1,0 +1,131 @@
+"""Certificates: the inductive invariant of a proof, as a property file anyone can check again.
+
+A certificate is a property file: the lemmas, then the property proved (last). Its first lines are
+comments that name what it is about:
+
+    # zoneproof certificate
+    # proves: owner-zones
+    # scope: {"players": 2, "cards": 4, ...}
+    # removed: 400.3, 400.4a      (the rules removed from the rule set, if any)
+
+`certify` rebuilds the transition system of the rule set in that scope, in a Z3 context of its
+own, and asks every obligation of proof.obligations: the invariant holds initially, every step
+keeps it, and it implies the property.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+
+from .encode.system import TransitionSystem
+from .encode.variables import Codes
+from .errors import InputError, Location
+from .evaluate import int_reach
+from .model import Scope, slots_for
+from .properties import Property, expr_text, parse_properties
+from .proof import obligations, discharged, wrap_safe
+from .ruleset import RuleSet
+from .search import Budget
+from .solver import Answer
+
+HEADER = "# zoneproof certificate"
+SUFFIX = ".proof.zp"
+
+
+def property_text(p: Property) -> str:
+    return (f"property {p.id} {{\n  cites {', '.join(p.cites)}\n  means \"{p.meaning}\"\n"
+            f"  {p.kind.value} {expr_text(p.expr)}\n}}\n")
+
+
+def certificate_text(prop: Property, lemmas: tuple[Property, ...], ruleset: RuleSet, scope: Scope) -> str:
+    lines = [HEADER, f"# proves: {prop.id}", f"# scope: {json.dumps(asdict(scope))}"]
+    if ruleset.removed:
+        lines.append(f"# removed: {', '.join(ruleset.removed)}")
+    lines.append(f"# rule set: {ruleset.name} (sha256 {ruleset.sha256})")
+    return "\n".join(lines) + "\n\n" + "\n".join(property_text(p) for p in (*lemmas, prop))
+
+
+@dataclass(frozen=True)
+class Certificate:
+    prop: Property
+    lemmas: tuple[Property, ...]
+    scope: Scope
+    removed: tuple[str, ...]
+
+
+def read_certificate(path: Path) -> Certificate:
+    shown = str(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise InputError(f"cannot read the certificate: {getattr(e, 'strerror', None) or e}", Location(shown)) from None
+    head = {}
+    lines = text.splitlines()
+    if not lines or lines[0].strip() != HEADER:
+        raise InputError(f"not a certificate: its first line must be '{HEADER}' (`zoneproof check` writes certificates)", Location(shown, 1))
+    for number, line in enumerate(lines[1:], start=2):
+        if not line.startswith("# "):
+            break
+        key, _, value = line[2:].partition(": ")
+        head[key] = (value, number)
+    for key in ("proves", "scope"):
+        if key not in head:
+            raise InputError(f"the certificate has no '# {key}: ' line", Location(shown, 2))
+    props = parse_properties(text, shown)
+    if not props or props[-1].id != head["proves"][0]:
+        raise InputError(f"the last property must be '{head['proves'][0]}', the one the certificate proves", Location(shown, head["proves"][1]))
+    return Certificate(props[-1], props[:-1], _scope(head["scope"][0], Location(shown, head["scope"][1])),
+                       tuple(r.strip() for r in head.get("removed", ("", 0))[0].split(",") if r.strip()))
+
+
+def _scope(value: str, at: Location) -> Scope:
+    try:
+        given = json.loads(value)
+        names = {f.name for f in fields(Scope)}
+        if not isinstance(given, dict) or not set(given) <= names:
+            raise ValueError
+        scope = Scope(**{k: tuple(v) if k == "hand_modifiers" else v for k, v in given.items()})
+    except (ValueError, TypeError):
+        raise InputError("the scope line must be a JSON object of the scope's fields, as `zoneproof check` writes it", at) from None
+    for name, (low, high) in Scope.LIMITS.items():
+        value = getattr(scope, name)
+        if not isinstance(value, int) or not low <= value <= high:
+            raise InputError(f"scope {name} must be {low}..{high}, got {value!r}", at)
+    return scope
+
+
+@dataclass(frozen=True)
+class Verification:
+    """What `certify` found: the obligations that hold, fail, or got no answer."""
+
+    failed: tuple[str, ...]
+    unknown: tuple[str, ...]
+    checked: int
+    problem: str = ""  # why the certificate cannot prove the property whatever Z3 says
+
+    @property
+    def valid(self) -> bool:
+        return not self.failed and not self.unknown and not self.problem
+
+
+def verify(certificate: Certificate, ruleset: RuleSet, seed: int = 0, rlimit: int = 4_000_000_000, timeout: float = 600.0) -> Verification:
+    import time
+
+    c = certificate
+    if not wrap_safe(c.prop, {p.id for p in c.lemmas}):
+        return Verification((), (), 0, f"{c.prop.id} reads a value that grows without bound (gen, mulligans) other than as its change in one step: the bit-vectors may wrap (docs/proofs.md)")
+    every = (*c.lemmas, c.prop)
+    bound = Codes.variable_bound(c.scope, slots_for(c.scope))
+    system = TransitionSystem(ruleset, c.scope, max(int_reach(p, bound) for p in every))
+    budget = Budget(rlimit, time.monotonic() + timeout)
+    failed, unknown = [], []
+    todo = obligations(system, system.rule_values(), list(c.lemmas), c.prop)
+    for o in todo:
+        answer = discharged(system, o, seed, budget)
+        if answer is Answer.SAT:
+            failed.append(o.what)
+        elif answer is Answer.UNKNOWN:
+            unknown.append(o.what)
+    return Verification(tuple(failed), tuple(unknown), len(todo))

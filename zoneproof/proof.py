@@ -1,0 +1,186 @@
+"""Proofs at every depth: strengthen the properties with structural lemmas until they are
+inductive, and check the inductive invariant that results (the certificate).
+
+The lemmas are `always` properties written in the property language (LEMMA_TEXT): valid codes,
+well-formed piles, bounded counters, inert token slots, the players' records in order. Houdini's
+algorithm proves the largest subset that is inductive together: a lemma false in one of the first
+two states is dropped; then, assuming all the rest of any state 1 whatever, a step that breaks one
+of them drops it, until no step breaks any. The always properties to prove are candidates like the
+lemmas; a step property is proved when the surviving lemmas imply it of every step.
+
+A proof is made in the bit-vector encoding. It holds of the game's integers only when no value the
+property reads can wrap around in an unbounded run (`wrap_safe`; the argument is docs/proofs.md).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import z3
+
+from .encode.system import TransitionSystem
+from .properties import Apply, BinOp, Property, PropertyKind, parse_properties
+from .search import Budget, inductive, violated_at
+from .solver import Answer, isolated
+from .terms import Not, Or
+
+LEMMA_FILE = "lemmas.zp"  # how the lemmas' locations name their file
+# Fields that grow without bound in some run: their bit-vectors may wrap (docs/proofs.md).
+GROWING = ("gen", "mulligans")
+# The lemma that bounds a growing field, where there is one.
+BOUNDED_BY = {"mulligans": "mulligans-bounded"}
+
+# The candidate lemmas: (id, the rule it rests on, body of an `always` property).
+LEMMAS = (
+    ("valid-zone", "400.1", "forall c: object. zone(c) in {library, hand, graveyard, battlefield, stack, exile, command, outside, nowhere}"),
+    ("valid-whose", "400.1", "forall c: object. exists p: player. whose(c) == p"),
+    ("valid-controller", "400.1", "forall c: object. exists p: player. controller(c) == p"),
+    ("cards-exist", "400.11", "forall c: card. zone(c) != nowhere"),
+    ("counters-bounded", "122.1", "forall c: object. counters(c) >= 0 and counters(c) <= 2"),
+    ("counters-on-battlefield", "122.1", "forall c: object. counters(c) > 0 -> zone(c) in {battlefield, graveyard}"),
+    ("counters-off-graveyard", "122.1", "forall c: object. zone(c) != battlefield -> counters(c) == 0"),
+    ("tapped-on-battlefield", "400.7", "forall c: object. tapped(c) or attached(c) -> zone(c) == battlefield"),
+    ("effect-in-play", "400.7", "forall c: object. effect(c) -> zone(c) in {battlefield, stack}"),
+    ("face-down-in-play", "708.2", "forall c: object. face_down(c) -> zone(c) in {battlefield, stack, exile, command}"),
+    ("controller-off-battlefield", "108.4", "forall c: object. not (zone(c) in {battlefield, stack}) -> controller(c) == owner(c)"),
+    ("whose-personal", "400.3", "forall c: object. zone(c) in {library, hand, graveyard} -> whose(c) == owner(c)"),
+    ("whose-shared", "400.3", "forall c: object. not (zone(c) in {library, hand, graveyard}) -> whose(c) == owner(c)"),
+    ("tokens-placed", "111.7", "forall t: token. zone(t) in {battlefield, graveyard, exile, stack, nowhere, hand, command}"),
+    ("tokens-unborn", "111.7", "forall t: token. gen(t) == 0 -> zone(t) == nowhere"),
+    ("tokens-inert", "111.7", "forall t: token. zone(t) == nowhere -> counters(t) == 0 and not tapped(t) and not attached(t) and not effect(t) and not face_down(t) and not revealed(t)"),
+    ("unborn-inert", "111.7", "forall t: token. zone(t) == nowhere and gen(t) == 0 -> counters(t) == 0 and not tapped(t) and not attached(t) and not effect(t) and not face_down(t) and not revealed(t)"),
+    ("revealed-in-library", "701.16", "forall c: object. revealed(c) -> zone(c) == library"),
+    ("position-unordered", "400.5", "forall c: object. not (zone(c) in {library, graveyard, stack}) -> pos(c) + 0 == 0"),
+    ("mulligans-bounded", "103.5", "forall p: player. mulligans(p) >= 0 and mulligans(p) <= starting_hand(p) + 2"),
+    ("owed-bounded", "103.5", "forall p: player. owed(p) >= 0 and owed(p) <= mulligans(p)"),
+    ("owed-before-keeping", "103.5", "forall p: player. owed(p) > 0 -> drawn(p) and not kept(p)"),
+    ("kept-after-drawing", "103.5", "forall p: player. kept(p) -> drawn(p)"),
+    ("undrawn-untouched", "103.4", "forall p: player. not drawn(p) -> mulligans(p) == 0 and owed(p) == 0 and not kept(p) and not free_mulligan(p)"),
+    ("looked-after-keeping", "103.4", "forall p: player. looked(p) -> kept(p)"),
+)
+
+
+
+def lemma_text() -> str:
+    return "".join(f'property {i} {{\n  cites {c}\n  means "a structural lemma"\n  always {body}\n}}\n\n' for i, c, body in LEMMAS)
+
+
+def lemmas() -> tuple[Property, ...]:
+    return parse_properties(lemma_text(), LEMMA_FILE)
+
+
+@dataclass(frozen=True)
+class Proof:
+    """A property proved at every depth, and the lemmas of its inductive invariant."""
+
+    prop: Property
+    lemmas: tuple[Property, ...]
+
+
+def wrap_safe(prop: Property, proved_lemmas: set[str]) -> bool:
+    """Whether the property reads each growing field (GROWING) only as a comparison of one
+    object's (or player's) value with its next one, `gen'(c) != gen(c)`, or where a proved lemma
+    bounds it: those readings mean the same in the bit-vectors as in the integers of any run."""
+    safe = {f for f in GROWING if BOUNDED_BY.get(f) in proved_lemmas}
+
+    def walk(node, inside_step_comparison: bool = False) -> bool:
+        if isinstance(node, Apply):
+            return node.fn not in GROWING or node.fn in safe or inside_step_comparison
+        if isinstance(node, BinOp) and node.op in ("==", "!=") and _same_value_across_step(node.left, node.right):
+            return True
+        children = [getattr(node, f) for f in getattr(node, "__dataclass_fields__", {}) if f not in ("line", "column")]
+        return all(walk(x) for c in children for x in (c if isinstance(c, tuple) else (c,)) if hasattr(x, "__dataclass_fields__"))
+
+    return walk(prop.expr)
+
+
+def _same_value_across_step(a, b) -> bool:
+    return isinstance(a, Apply) and isinstance(b, Apply) and a.fn == b.fn and a.var_name == b.var_name and a.primed != b.primed
+
+
+@dataclass(frozen=True)
+class Obligation:
+    """One question of a certificate: `goal` cannot hold together with `context` (unsat)."""
+
+    what: str
+    context: list
+    goal: z3.BoolRef
+
+
+def obligations(system: TransitionSystem, facts: list, invariant: list[Property], prop: Property) -> list[Obligation]:
+    """What makes `invariant` (state lemmas) and `prop` hold at every depth. The lemmas hold in
+    the first two states and every step from a state where they hold keeps them; an always
+    property holds in the first three states and is kept by every step after two states where it
+    and the lemmas hold (the shape of `search.inductive`); a step property holds on the first two steps, and on every step after one on
+    which it held from a state where the lemmas hold. Step 1 stands for every later step: each is
+    step 1 with its variables renamed."""
+    fails = lambda p, k: violated_at(system, p, k)  # noqa: E731
+    start = [*system.init(), *facts, *system.steps(0, 2)]
+    later = [*facts, *system.types(), *system.steps(1, 3), *[Not(fails(p, 1)) for p in invariant]]
+    found = [Obligation(f"{p.id} holds in the first two states", start, Or(fails(p, 0), fails(p, 1))) for p in invariant]
+    found += [Obligation(f"{p.id} is kept by every step", later, fails(p, 2)) for p in invariant]
+    later += [Not(fails(p, 2)) for p in invariant]  # proved by the obligations above
+    if prop.kind is PropertyKind.ALWAYS:
+        found += [Obligation(f"{prop.id} holds in the first three states", start, Or(fails(prop, 0), fails(prop, 1), fails(prop, 2))),
+                  Obligation(f"{prop.id} is kept by every step after two states where it held",
+                             later + [Not(fails(prop, 1)), Not(fails(prop, 2))], fails(prop, 3))]
+    else:
+        found += [Obligation(f"{prop.id} holds on the first two steps", start, Or(fails(prop, 1), fails(prop, 2))),
+                  Obligation(f"{prop.id} holds on every step after one on which it held", later + [Not(fails(prop, 2))], fails(prop, 3))]
+    return found
+
+
+def discharged(system: TransitionSystem, obligation: Obligation, seed: int, budget: Budget) -> Answer:
+    """UNSAT: the obligation holds; SAT: it fails; UNKNOWN: no answer within the budget."""
+    solver, copy = isolated(seed)
+    solver.add([copy(f) for f in [*obligation.context, obligation.goal]])
+    return budget.ask(solver, []).answer
+
+
+def prove(system: TransitionSystem, props: list[Property], seed: int, facts: list, budget: Budget,
+          candidates: tuple[Property, ...] | None = None) -> dict[Property, Proof]:
+    """The properties among `props` proved at every depth, each with the lemmas of its invariant
+    (the lemmas inductive together: `invariant`). With the lemmas assumed, the properties' step
+    is asked of all of them together (`search.inductive`); their base case is the bounded check's
+    (its first INDUCTION_SPAN + 1 states or steps). Every question runs in a Z3 context of its
+    own; an unknown proves nothing."""
+    kept = invariant(system, list(lemmas() if candidates is None else candidates), seed, facts, budget)
+    if kept is None:
+        return {}
+    proved_ids = {p.id for p in kept}
+    lemma_facts = [Not(violated_at(system, lemma, k)) for lemma in kept for k in (1, 2)]
+    safe = [p for p in props if wrap_safe(p, proved_ids)]
+    return {p: Proof(p, tuple(kept)) for p in inductive(system, safe, seed, [*facts, *lemma_facts], budget)}
+
+
+def invariant(system: TransitionSystem, pool: list[Property], seed: int, facts: list, budget: Budget) -> list[Property] | None:
+    """The largest subset of `pool` inductive together (Houdini), or None when Z3 gives no answer."""
+    base = [*system.init(), *facts, *system.trans(0)]
+    pending = _drop_failing(system, pool, base, lambda p: [violated_at(system, p, 0), violated_at(system, p, 1)], seed, budget)
+    while pending is not None:
+        step = [*facts, *system.types(), *system.trans(1), *[Not(violated_at(system, p, 1)) for p in pending]]
+        still = _drop_failing(system, pending, step, lambda p: [violated_at(system, p, 2)], seed, budget)
+        if still is None or len(still) == len(pending):
+            return still
+        pending = still
+    return None
+
+
+def _drop_failing(system: TransitionSystem, pool: list[Property], context: list, failures, seed: int,
+                  budget: Budget) -> list[Property] | None:
+    """The properties of `pool` that cannot fail given `context`: each model drops those it makes
+    fail, and the question is asked again of the rest. None when Z3 gives no answer."""
+    goals = {p: Or(failures(p)) for p in pool}
+    pending = list(pool)
+    while pending:
+        solver, copy = isolated(seed)
+        solver.add([copy(f) for f in context] + [copy(Or([goals[p] for p in pending]))])
+        answer = budget.ask(solver, [])
+        if answer.answer is Answer.UNSAT:
+            return pending
+        if answer.answer is Answer.UNKNOWN:
+            return None
+        model = answer.model.translate(system.ctx)
+        pending = [p for p in pending if not z3.is_true(model.eval(goals[p], model_completion=True))]
+    return pending
+
