@@ -131,7 +131,8 @@ def ratio_text(ours: float, theirs: float, ours_bounded: bool, theirs_bounded: b
     if theirs <= 0:
         return "inf"
     sign = {(False, False): "", (True, False): "> ", (False, True): "< "}.get((ours_bounded, theirs_bounded))
-    return "?" if sign is None else f"{sign}{ours / theirs:.1f}"
+    ratio = ours / theirs
+    return "?" if sign is None else f"{sign}{ratio:.1f}" if ratio >= 1 else f"{sign}{ratio:.2f}"
 
 
 def spin_section(options, workdir: str, peaks: list[float]) -> None:
@@ -150,6 +151,7 @@ def spin_section(options, workdir: str, peaks: list[float]) -> None:
           f" at depth {SPIN_RUN_ALONE_DEPTH}")
     print(f"   {'property':<24}{'cards':>5}{'depth':>6}{'zoneproof':>11}{'(check)':>9}{'SPIN':>10}{'compile':>9}{'states':>10}"
           f"{'zp/(SPIN+comp)':>16}{'zp/SPIN':>9}  {'target':<32}verdicts (zoneproof / SPIN)")
+    targets = []
     for prop in options.spin_properties.split(","):
         for cards in options.spin_cards:
             out_of_time = None  # SPIN's search of this scope that ran out of time
@@ -180,9 +182,13 @@ def spin_section(options, workdir: str, peaks: list[float]) -> None:
                     verdicts += f" ({spin.reason})"
                 ratios = [ratio_text(wall, t, unknown, incomplete) for t in (spin.seconds + spin.compile_seconds, spin.seconds)]
                 shown = f"> {wall:.2f}" if unknown else f"{wall:.2f}"
+                targets.append(spin_target(depth, wall, unknown, spin))
                 print(f"   {prop:<24}{cards:>5}{depth:>6}{shown:>11}{ours['seconds']:>9.2f}{spin_text:>10}{compile_text:>9}"
-                      f"{states_text:>10}{ratios[0]:>16}{ratios[1]:>9}  {spin_target(depth, wall, unknown, spin):<32}{verdicts}",
+                      f"{states_text:>10}{ratios[0]:>16}{ratios[1]:>9}  {targets[-1]:<32}{verdicts}",
                       flush=True)
+    counted = [t.partition(" ")[0].rstrip(":") for t in targets if t != "-"]
+    print(f"   target: met in {counted.count('met')} of {len(counted)} cells from depth {SPIN_TARGET_FROM_DEPTH},"
+          f" missed in {counted.count('missed')}, undecided in {counted.count('undecided')}")
 
 
 def main() -> None:
