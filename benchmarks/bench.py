@@ -163,7 +163,10 @@ def spin_section(options, workdir: str, peaks: list[float]) -> None:
                 peaks.append(peak)
                 ours = check_record(out)
                 if out_of_time is None:
-                    spin = spin_peer.spin_check(prop, cards, depth, timeout=options.spin_search_timeout)
+                    try:
+                        spin = spin_peer.spin_check(prop, cards, depth, timeout=options.spin_search_timeout)
+                    except RuntimeError as error:
+                        sys.exit(f"SPIN's build of the core model failed: {error}")
                     if spin.verdict == "incomplete" and spin.reason.startswith("no answer within"):
                         out_of_time = spin
                     spin_text, compile_text, states_text = (f"> {spin.seconds:.2f}" if spin.verdict == "incomplete" else f"{spin.seconds:.2f}",
