@@ -3,6 +3,7 @@
     python benchmarks/bench.py                 # everything, one run per case
     python benchmarks/bench.py --repeat 3      # medians over three runs
     python benchmarks/bench.py --skip-default --skip-large --skip-oracle --peer-cards 2 --peer-depths 4-5
+    python benchmarks/bench.py --only-spin --spin-cards 2 --spin-depths 8,12   # SPIN beside zoneproof only
 
 Measures, on this machine:
   1. the default `zoneproof check` (wall and CPU seconds, the workers' included);
@@ -10,7 +11,12 @@ Measures, on this machine:
   3. each removed-rule counterexample of the oracle table at the default scope, by zoneproof and by
      the explicit-state search (benchmarks/explicit_peer.py), side by side;
   4. each stock property at --players 2, 2 to 4 cards, depth 4 to 10, by both, side by side: the
-     seconds, their ratio, and each one's growth per extra step.
+     seconds, their ratio, and each one's growth per extra step;
+  5. the core model (benchmarks/spin/) by zoneproof and by SPIN (benchmarks/spin_peer.py), side by
+     side, for its two properties at --players 2, 2 to 4 cards, depth 4 to 12: zoneproof's wall
+     seconds (the process's, Python's start included) against SPIN's search and, in a column of its
+     own, SPIN's compilation, with their ratios and the speed target of each cell. Needs `spin` and
+     `gcc` on PATH; without them it says so and is skipped.
 Runs 2 to 4 check one property without the lint report (`--no-lint`): the figure is that check's
 own seconds, as each reports them. The explicit search has a budget of states (`--max-states`);
 where it runs out, its figure is a lower bound, printed as "> N s", and a deeper search with the
@@ -29,9 +35,13 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from zoneproof.explicit import MAX_STATES
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import spin_peer  # noqa: E402  (beside this file)
 
 ORACLE = [
     ("400.3", "owner-zones", 3), ("400.7", "new-object", 3), ("400.8", "exile-in-exile", 3),
@@ -78,8 +88,12 @@ def explicit_seconds(result: dict) -> str:
 
 
 def depth_range(text: str) -> list[int]:
-    low, _, high = text.partition("-")
-    return list(range(int(low), int(high or low) + 1))
+    """The numbers of "4-10" or of a list of such ranges and numbers, "4,6,8-10"."""
+    numbers = []
+    for part in text.split(","):
+        low, _, high = part.partition("-")
+        numbers.extend(range(int(low), int(high or low) + 1))
+    return sorted(set(numbers))
 
 
 def growth_text(times: dict[int, float], bounded: bool) -> str:
@@ -93,6 +107,93 @@ def growth_text(times: dict[int, float], bounded: bool) -> str:
     return f"at least {factor:.2f}x (to depth {depths[-1]}, where it gave no answer)" if bounded else f"{factor:.2f}x"
 
 
+# The speed target against SPIN: from this depth on, zoneproof's wall time is at most SPIN's search
+# and compilation together, and at SPIN_RUN_ALONE_DEPTH at most its search alone.
+SPIN_TARGET_FROM_DEPTH = 8
+SPIN_RUN_ALONE_DEPTH = 12
+
+
+def spin_target(depth: int, wall: float, unknown: bool, spin: spin_peer.SpinResult) -> str:
+    """Whether the cell meets the speed target, and otherwise by what factor zoneproof misses it.
+    An `unknown` of zoneproof, or an incomplete SPIN search, makes its seconds a lower bound."""
+    if depth < SPIN_TARGET_FROM_DEPTH:
+        return "-"
+    bound = spin.seconds if depth >= SPIN_RUN_ALONE_DEPTH else spin.seconds + spin.compile_seconds
+    if spin.verdict == "incomplete":
+        return "met (SPIN gave no answer)" if not unknown and wall <= bound else "undecided: SPIN gave no answer"
+    if unknown:
+        return f"missed: no answer after {wall / bound:.1f}x SPIN's"
+    return "met" if wall <= bound else f"missed by {wall / bound:.1f}x"
+
+
+def ratio_text(ours: float, theirs: float, ours_bounded: bool, theirs_bounded: bool) -> str:
+    """ours / theirs, where a bounded figure is a lower bound: "> r", "< r", or "?" when both are."""
+    if theirs <= 0:
+        return "inf"
+    sign = {(False, False): "", (True, False): "> ", (False, True): "< "}.get((ours_bounded, theirs_bounded))
+    ratio = ours / theirs
+    return "?" if sign is None else f"{sign}{ratio:.1f}" if ratio >= 1 else f"{sign}{ratio:.2f}"
+
+
+def spin_section(options, workdir: str, peaks: list[float]) -> None:
+    """zoneproof and SPIN side by side on the core model (benchmarks/spin/), in one run. Once SPIN's
+    search runs out of time at a depth, the deeper searches of that scope, which store every state it
+    stored and more, are not run: their time is at least the same."""
+    print(f"\n5. zoneproof and SPIN side by side: the core model (benchmarks/spin/), --players 2,"
+          f" zoneproof --timeout {options.spin_timeout:g}, SPIN's search stopped after {options.spin_search_timeout:g} s")
+    if missing := spin_peer.missing_tools():
+        print(f"   skipped: {' and '.join(missing)} not on PATH (Debian: apt-get install -y spin gcc)")
+        return
+    version = subprocess.run(["spin", "-V"], capture_output=True, text=True).stdout.strip()
+    print(f"   {version}; zoneproof's wall seconds are its process's (Python's start included; the check's own in brackets),"
+          " SPIN's those of its search, its compilation (spin -a and gcc -O2) apart; \"> N\": no answer within N s")
+    print(f"   target: zoneproof <= SPIN search + compilation from depth {SPIN_TARGET_FROM_DEPTH}, <= SPIN search alone"
+          f" at depth {SPIN_RUN_ALONE_DEPTH}")
+    print(f"   {'property':<24}{'cards':>5}{'depth':>6}{'zoneproof':>11}{'(check)':>9}{'SPIN':>10}{'compile':>9}{'states':>10}"
+          f"{'zp/(SPIN+comp)':>16}{'zp/SPIN':>9}  {'target':<32}verdicts (zoneproof / SPIN)")
+    targets = []
+    for prop in options.spin_properties.split(","):
+        for cards in options.spin_cards:
+            out_of_time = None  # SPIN's search of this scope that ran out of time
+            for depth in options.spin_depths:
+                args = ["check", str(spin_peer.RULESET), "--properties", str(spin_peer.PROPERTIES), "-p", prop,
+                        "--players", "2", "--cards", str(cards), "--sideboard", "0", "--tokens", "0", "--depth", str(depth),
+                        "--timeout", str(options.spin_timeout), "--format", "json", "--no-lint"]
+                wall, peak, out, _ = run(args, workdir)
+                peaks.append(peak)
+                ours = check_record(out)
+                if out_of_time is None:
+                    try:
+                        spin = spin_peer.spin_check(prop, cards, depth, timeout=options.spin_search_timeout)
+                    except RuntimeError as error:
+                        sys.exit(f"SPIN's build of the core model failed: {error}")
+                    if spin.verdict == "incomplete" and spin.reason.startswith("no answer within"):
+                        out_of_time = spin
+                    spin_text, compile_text, states_text = (f"> {spin.seconds:.2f}" if spin.verdict == "incomplete" else f"{spin.seconds:.2f}",
+                                                            f"{spin.compile_seconds:.2f}", str(spin.states))
+                else:
+                    spin = replace(out_of_time, depth=depth, compile_seconds=0.0,
+                                   reason=f"not run: no answer at depth {out_of_time.depth}")
+                    spin_text, compile_text, states_text = f"> {spin.seconds:.2f}", "-", "-"
+                unknown = ours["verdict"] == "unknown"
+                incomplete = spin.verdict == "incomplete"
+                proof = " (induction)" if ours["inductive"] else ""
+                verdicts = f"{ours['verdict']} {depth_text(ours)}{proof} / {spin.verdict}"
+                if not incomplete and not unknown and (spin.verdict == "holds") != (ours["verdict"] == "holds"):
+                    verdicts += " DISAGREE"
+                if spin.reason:
+                    verdicts += f" ({spin.reason})"
+                ratios = [ratio_text(wall, t, unknown, incomplete) for t in (spin.seconds + spin.compile_seconds, spin.seconds)]
+                shown = f"> {wall:.2f}" if unknown else f"{wall:.2f}"
+                targets.append(spin_target(depth, wall, unknown, spin))
+                print(f"   {prop:<24}{cards:>5}{depth:>6}{shown:>11}{ours['seconds']:>9.2f}{spin_text:>10}{compile_text:>9}"
+                      f"{states_text:>10}{ratios[0]:>16}{ratios[1]:>9}  {targets[-1]:<32}{verdicts}",
+                      flush=True)
+    counted = [t.partition(" ")[0].rstrip(":") for t in targets if t != "-"]
+    print(f"   target: met in {counted.count('met')} of {len(counted)} cells from depth {SPIN_TARGET_FROM_DEPTH},"
+          f" missed in {counted.count('missed')}, undecided in {counted.count('undecided')}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=1, help="runs per case; the median is shown")
@@ -104,8 +205,30 @@ def main() -> None:
     parser.add_argument("--peer-cards", default="2,3,4", help="cards per player of the side-by-side runs (default 2,3,4)")
     parser.add_argument("--peer-depths", default="4-10", help="depths of the side-by-side runs (default 4-10)")
     parser.add_argument("--peer-properties", default=",".join(STOCK), help="stock properties of the side-by-side runs (default: the twelve)")
+    parser.add_argument("--only-spin", action="store_true", help="run only the side-by-side runs of zoneproof and SPIN (5.)")
+    parser.add_argument("--skip-spin", action="store_true", help="skip the side-by-side runs of zoneproof and SPIN")
+    parser.add_argument("--spin-cards", default="2,3,4", help="cards per player of the SPIN runs (default 2,3,4)")
+    parser.add_argument("--spin-depths", default="4,6,8,10,12", help="depths of the SPIN runs, e.g. 4-12 or 8,12 (default 4,6,8,10,12)")
+    parser.add_argument("--spin-properties", default=",".join(spin_peer.PROPERTY_NUMBER),
+                        help="properties of the SPIN runs (default: owner-zones-creature,ordered-zones-creature)")
+    parser.add_argument("--spin-timeout", type=float, default=120.0, help="zoneproof --timeout for the SPIN runs (default 120)")
+    parser.add_argument("--spin-search-timeout", type=float, default=120.0,
+                        help="seconds after which SPIN's search is stopped (default 120)")
     parser.add_argument("--max-states", type=int, default=MAX_STATES, help=f"the explicit search's budget of states (default {MAX_STATES})")
     options = parser.parse_args()
+    if options.only_spin:
+        options.skip_default = options.skip_large = options.skip_oracle = options.skip_peer = True
+    unknown_properties = set(options.spin_properties.split(",")) - set(spin_peer.PROPERTY_NUMBER)
+    if unknown_properties:
+        parser.error(f"--spin-properties: no property {', '.join(sorted(unknown_properties))} in the core model;"
+                     f" choose from {', '.join(spin_peer.PROPERTY_NUMBER)}")
+    try:
+        options.spin_cards = [int(c) for c in options.spin_cards.split(",")]
+        options.spin_depths = depth_range(options.spin_depths)
+    except ValueError:
+        parser.error("--spin-cards takes numbers such as 2,3,4 and --spin-depths numbers or ranges such as 4-12 or 8,12")
+    if not all(1 <= c <= 8 for c in options.spin_cards) or not all(0 <= d <= 40 for d in options.spin_depths):
+        parser.error("--spin-cards must be within 1..8 and --spin-depths within 0..40 (zoneproof's scope)")
     workdir = tempfile.mkdtemp(prefix="zoneproof-bench-")
     peaks = []
 
@@ -195,8 +318,11 @@ def main() -> None:
                 print(f"   {prop:<24}{cards:>5}  growth per step: zoneproof {growth_text(times['zoneproof'], bounded['zoneproof'])},"
                       f" explicit {growth_text(times['explicit'], bounded['explicit'])}")
 
+    if not options.skip_spin:
+        spin_section(options, workdir, peaks)
+
     if peaks:
-        print(f"\n5. peak memory of any process (zoneproof or the explicit search): {max(peaks):.0f} MiB")
+        print(f"\n6. peak memory of any process (zoneproof or the explicit search): {max(peaks):.0f} MiB")
 
 
 if __name__ == "__main__":
