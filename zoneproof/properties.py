@@ -278,6 +278,7 @@ def stock_file():
 
 
 @functools.cache
+@functools.cache
 def stock_properties() -> tuple[Property, ...]:
     """The properties shipped with zoneproof (`properties/stock.zp`)."""
     return parse_properties(_read_text(stock_file(), STOCK_FILE), STOCK_FILE)
@@ -300,7 +301,7 @@ def _read_text(source, shown_as: str) -> str:
 @functools.cache
 def _parser() -> Lark:
     grammar = resources.files("zoneproof").joinpath("property_grammar.lark").read_text(encoding="utf-8")
-    return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=True)
+    return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=True, cache=True)
 
 
 # --- syntax errors ---------------------------------------------------------------------------
