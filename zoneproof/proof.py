@@ -137,13 +137,19 @@ def discharged(system: TransitionSystem, obligation: Obligation, seed: int, budg
     return budget.ask(solver, []).answer
 
 
-def prove(system: TransitionSystem, props: list[Property], seed: int, facts: list, budget: Budget,
-          candidates: tuple[Property, ...] | None = None) -> dict[Property, Proof]:
-    """The properties among `props` proved at every depth, each with the lemmas of its invariant
-    (the lemmas inductive together: `invariant`). With the lemmas assumed, the properties' step
-    is asked of all of them together (`search.inductive`); their base case is the bounded check's
-    (its first INDUCTION_SPAN + 1 states or steps). Every question runs in a Z3 context of its
-    own; an unknown proves nothing."""
+def proved_alone(system: TransitionSystem, props: list[Property], seed: int, facts: list, budget: Budget) -> dict[Property, Proof]:
+    """The properties among `props` that induction proves with no lemma (`search.inductive`; their
+    base case is the bounded check's, its first INDUCTION_SPAN + 1 states or steps)."""
+    safe = [p for p in props if wrap_safe(p, set())]
+    return {p: Proof(p, ()) for p in inductive(system, safe, seed, facts, budget)}
+
+
+def strengthened(system: TransitionSystem, props: list[Property], seed: int, facts: list, budget: Budget,
+                 candidates: tuple[Property, ...] | None = None) -> dict[Property, Proof]:
+    """The properties among `props` proved at every depth with the lemmas inductive together
+    (`invariant`) assumed, each with those lemmas: the properties' step is asked of all of them
+    together (`search.inductive`), their base case is the bounded check's. Every question runs in
+    a Z3 context of its own; an unknown proves nothing."""
     kept = invariant(system, list(lemmas() if candidates is None else candidates), seed, facts, budget)
     if kept is None:
         return {}
