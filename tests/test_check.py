@@ -91,7 +91,7 @@ def test_removing_400_3_leaves_the_other_properties_holding():
 def test_induction_proves_a_property_at_every_depth_from_depth_4():
     ruleset = load_ruleset("mtg-current")
     [deep] = check_properties(ruleset, [PROPS["owner-zones"]], Scope(cards=2, depth=6), timeout=GUARD)
-    assert (deep.verdict, deep.depth) == (Verdict.PROVED, 6) and deep.certificate
+    assert (deep.verdict, deep.depth) == (Verdict.PROVED, 6)
     [shallow] = check_properties(ruleset, [PROPS["owner-zones"]], Scope(cards=2, depth=3), timeout=GUARD)
     assert shallow.verdict is Verdict.HOLDS
 
