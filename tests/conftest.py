@@ -28,6 +28,9 @@ def pytest_configure(config):
     The run's summary prints it, so that a red CI is reproduced with one command."""
     if config.getoption("hypothesis_seed") is None:
         config.option.hypothesis_seed = os.environ.get("ZONEPROOF_SEED") or str(random.SystemRandom().randrange(2**32))
+    # xdist's workers parse the command line again and start after this: they read the seed from
+    # the environment they inherit.
+    os.environ["ZONEPROOF_SEED"] = str(config.option.hypothesis_seed)
 
 
 def pytest_terminal_summary(terminalreporter, config):

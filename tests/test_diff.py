@@ -153,3 +153,62 @@ def test_the_commander_mulligan_of_2015_against_its_replacement(run, tmp_path):
     assert "face_down False → True" in out
     code, ran, _ = run("run", *map(str, sorted((tmp_path / "counterexamples").glob("*.scenario.toml"))))
     assert code == 0, ran
+
+
+def test_ctrl_c_prints_the_differences_found_before_it_and_exits_130(run, monkeypatch, tmp_path):
+    """Ctrl-C (the solver raises KeyboardInterrupt, as an interrupted query does) right after the
+    first behaviour difference is found: the verdicts and that difference are printed and written,
+    then the line saying the run was interrupted, and the exit code is 130."""
+    import zoneproof.diff as diff_module
+
+    found = []
+    real_replay, real_check = diff_module._replay, diff_module.check
+
+    def replay(*args):
+        found.append(real_replay(*args))
+        return found[-1]
+
+    def check(*args):
+        if found:
+            raise KeyboardInterrupt
+        return real_check(*args)
+
+    monkeypatch.setattr(diff_module, "_replay", replay)
+    monkeypatch.setattr(diff_module, "check", check)
+    code, out, err = run("diff", "mtg-current", "mtg-current", "--without-b", "400.3", "-p", "owner-zones", "-p", "tokens", "--jobs", "1", *SMALL)
+    assert code == 130
+    assert "owner-zones            holds       violated                    ← flips" in out
+    assert "tokens                 holds       holds\n" in out
+    [difference] = [line for line in out.splitlines() if ": allowed by " in line]
+    assert difference.startswith(f"  {found[0].kind.value}: allowed by mtg-current, not by mtg-current--without-400.3")
+    assert out.splitlines()[-1].startswith("1 rules differ; interrupted: 1 verdict flip, 1 behaviour differ in what was finished before it")
+    assert err.strip().splitlines()[-1].startswith("zoneproof: interrupted (Ctrl-C)")
+    written = sorted(p.name for p in (tmp_path / "counterexamples").iterdir())
+    assert written == sorted(["mtg-current--without-400.3--owner-zones.itf.json",
+                              f"mtg-current--allows-{found[0].kind.value}.scenario.toml",
+                              f"mtg-current--without-400.3--refuses-{found[0].kind.value}.scenario.toml"])
+    code, ran, _ = run("run", *(str(tmp_path / "counterexamples" / n) for n in written if n.endswith(".toml")))
+    assert code == 0 and "2 scenarios: 2 passed" in ran
+
+
+def test_an_interrupt_during_the_checks_leaves_the_verdicts_not_known_unknown_in_json(run, monkeypatch):
+    import zoneproof.diff as diff_module
+    from zoneproof.errors import Interrupted
+
+    real = diff_module.check_properties
+
+    def check_properties(ruleset, props, scope, **options):
+        results = real(ruleset, props, scope, **options)
+        if ruleset.removed:  # B: Ctrl-C after its first property
+            raise Interrupted(tuple(results[:1]))
+        return results
+
+    monkeypatch.setattr(diff_module, "check_properties", check_properties)
+    code, out, err = run("diff", "mtg-current", "mtg-current", "--without-b", "400.3", "-p", "owner-zones", "-p", "tokens",
+                         "--jobs", "1", "--format", "json", *SMALL)
+    assert code == 130
+    doc, summary = json_records(out)
+    assert [(p["property"], p["a"], p["b"], p["flips"]) for p in doc["properties"]] == [
+        ("owner-zones", "holds", "violated", True), ("tokens", "holds", "unknown", False)]
+    assert doc["behaviours"] == [] and doc["finished"] is False and doc["agree"] is False
+    assert summary["exit_code"] == 130 and summary["counts"]["flips"] == 1

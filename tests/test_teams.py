@@ -6,6 +6,7 @@ import io
 import json
 from contextlib import redirect_stdout
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 import z3
@@ -14,7 +15,7 @@ from zoneproof.cli import main
 from zoneproof.encode.system import TransitionSystem
 from zoneproof.interpreter import World, apply, check_initial, sees
 from zoneproof.model import Action, ActionKind, CardType, GameState, Scope, Zone, initial_state, slots_for
-from zoneproof.ruleset import RuleSet, load_ruleset
+from zoneproof.ruleset import RuleSet, load_ruleset, parse_ruleset
 from zoneproof.trace import read_trace
 
 K = ActionKind
@@ -273,3 +274,24 @@ player = "A"
 def test_a_scenario_with_a_bad_team_size_is_refused(run_cli, tmp_path, team_size, message):
     (tmp_path / "teams.toml").write_text(SCENARIO.format(team_size=team_size))
     assert message in one_line(*run_cli("run", "teams.toml"))
+
+
+# ---------------------------------------------------------------- zones the file declares hidden or not
+
+HAND = 'name = "hand"\npersonal = true\nhidden = true\n'
+
+
+def with_public_hands() -> RuleSet:
+    text = (Path(__file__).resolve().parent.parent / "model" / "mtg-current.toml").read_text(encoding="utf-8")
+    assert HAND in text
+    return parse_ruleset(text.replace(HAND, HAND.replace("hidden = true", "hidden = false")).encode(), "public-hands.toml", origin="public-hands.toml")
+
+
+def test_a_hand_the_file_declares_public_is_seen_by_every_player_in_the_interpreter_and_the_encoder():
+    draw = [Action(K.DRAW_HAND, player=A)]
+    for ruleset, seen_by in ((load_ruleset("mtg-current"), [A]), (with_public_hands(), [A, B])):
+        w, start = world(ruleset, TWO)
+        [_, drawn] = run(w, start, draw)
+        assert drawn.objects[CA1].zone is Zone.HAND
+        assert seers(ruleset, drawn, CA1, 2) == seen_by
+        encoder_agrees(ruleset, [], TWO, draw)

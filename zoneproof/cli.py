@@ -23,7 +23,7 @@ from .lint import Status, lint
 from .diff import behaviour_scenarios, diff
 from .config import SETTINGS, Project, find_project
 from .errors import ExitCode, InputError, InputErrors, Interrupted, did_you_mean
-from .formats import FORMAT_HELP, FORMATS, Summary, check_summary, coverage_summary, diff_summary, lint_summary, output_for, run_summary
+from .formats import FORMAT_HELP, FORMATS, check_summary, coverage_summary, diff_summary, lint_summary, output_for, run_summary
 from .model import PLAYER_NAMES, ActionKind, Scope, team_size_problem
 from .properties import Property, load_properties, stock_properties
 from .replay import confirm
@@ -443,7 +443,7 @@ def certify_command(certificate, ruleset, seed, timeout, project) -> int:
 DIFF_EXIT_CODES = (
     "Exit codes: 0 the two agree within the scope (no verdict flips, no behaviour differs); 1 they differ; "
     "2 bad input or usage; 3 no difference found, but some question had no answer in time; "
-    "4 a difference did not replay in the interpreter (a checker bug); 130 interrupted (Ctrl-C)."
+    "4 a difference did not replay in the interpreter (a checker bug); 130 interrupted (Ctrl-C): the verdicts and differences found so far are printed."
 )
 
 
@@ -484,9 +484,25 @@ def diff_command(ruleset_a, ruleset_b, without_a, without_b, property_ids, prope
     with progress.display(None, quiet, verbose) as shown:
         try:
             result = diff(a, b, props, scope, seed=seed, timeout=timeout, jobs=jobs or available_cores(), listener=shown.listener)
-        except Interrupted:
-            output.finish(Summary("diff", {}, time.monotonic() - started, ExitCode.INTERRUPTED))
+        except Interrupted as e:
+            output.diff(e.known, _write_diff_files(e.known, out_dir))
+            output.finish(diff_summary(e.known, time.monotonic() - started, ExitCode.INTERRUPTED))
             raise
+    paths = _write_diff_files(result, out_dir)
+    if html_file is not None:
+        _write_page(html_file, diff_page(result, paths))
+    output.diff(result, paths)
+    if html_file is not None and output_format == "text":
+        out.print(f"page written to {html_file}; open it in a browser", markup=False)
+    code = diff_exit_code(result)
+    output.finish(diff_summary(result, result.seconds, code))
+    return code
+
+
+def _write_diff_files(result, out_dir: Path) -> dict:
+    """Write each verdict flip's counterexample and each behaviour difference's two scenarios;
+    the paths, by id of the flip's violated result or of the difference."""
+    a, b = result.a, result.b
     paths: dict = {}
     for f in result.flips:
         r = f.violated
@@ -506,14 +522,7 @@ def diff_command(ruleset_a, ruleset_b, without_a, without_b, property_ids, prope
         except OSError as e:
             raise InputError(f"cannot write in {out_dir}: {e.strerror}; choose another --out") from None
         paths[id(d)] = written
-    if html_file is not None:
-        _write_page(html_file, diff_page(result, paths))
-    output.diff(result, paths)
-    if html_file is not None and output_format == "text":
-        out.print(f"page written to {html_file}; open it in a browser", markup=False)
-    code = diff_exit_code(result)
-    output.finish(diff_summary(result, result.seconds, code))
-    return code
+    return paths
 
 
 def diff_exit_code(result) -> int:

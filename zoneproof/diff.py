@@ -23,7 +23,7 @@ from pathlib import Path
 import z3
 
 from . import progress
-from .batch import in_order
+from .batch import Unfinished, in_order
 from .check import CheckResult, Verdict, check_properties
 from .encode.system import TransitionSystem
 from .errors import Interrupted
@@ -90,6 +90,7 @@ class DiffResult:
     behaviours: list[BehaviourDifference]
     problems: list[Problem]
     seconds: float = 0.0
+    finished: bool = True  # False: interrupted; the verdicts and differences are those found before it
 
     @property
     def flips(self) -> list[Flip]:
@@ -107,7 +108,7 @@ class DiffResult:
 
     @property
     def agree(self) -> bool:
-        return not self.flips and not self.behaviours
+        return self.finished and not self.flips and not self.behaviours
 
 
 def rule_differences(a: RuleSet, b: RuleSet) -> list[RuleDifference]:
@@ -127,31 +128,48 @@ def diff(a: RuleSet, b: RuleSet, props: list[Property], scope: Scope, seed: int 
          listener: Callable[[progress.Activity], None] | None = None) -> DiffResult:
     """The comparison; the checks of A, those of B and the search for behaviours that differ are
     tasks for up to `jobs` worker processes (`batch.in_order`, whose workers report their progress
-    to `listener`). An interrupt raises Interrupted (with nothing known: the comparison is reported
-    whole or not at all)."""
+    to `listener`). An interrupt raises Interrupted with the DiffResult of what was finished before
+    it (`finished` false): the verdicts known (unknown where not), the behaviour differences found."""
     started = time.monotonic()
-    kinds_a = [d.kind for d in a.actions]
-    kinds_b = [d.kind for d in b.actions]
-    actions = ([k for k in kinds_a if k not in kinds_b], [k for k in kinds_b if k not in kinds_a])
     # One state space for both: commander slots when either is of the Commander variant (in a rule
     # set of the base game a commander slot is an ordinary card that starts in the command zone).
     joint = max(a.scope_for(scope), b.scope_for(scope), key=lambda s: s.commanders)
     tasks = [partial(check_properties, side, props, scope, seed=seed, timeout=timeout) for side in (a, b)]
     tasks.append(partial(behaviour_differences, a, b, joint, seed, timeout))
+    done: list = []
     try:
-        checked_a, checked_b, (behaviours, problems) = in_order(tasks, jobs, listener)
+        for task_result in in_order(tasks, jobs, listener):
+            done.append(task_result)
     except Interrupted as e:
-        raise Interrupted(None) from e
+        known = dict(enumerate(done)) | {i: r.known if isinstance(r, Unfinished) else r for i, r in e.known.items()}
+        checked = [_checked_before(side, props, scope, known.get(i, ()), time.monotonic() - started) for i, side in enumerate((a, b))]
+        behaviours, problems = known.get(2, ([], []))
+        raise Interrupted(_result(a, b, joint, checked, list(behaviours), list(problems), started, finished=False)) from e
+    checked_a, checked_b, (behaviours, problems) = done
+    return _result(a, b, joint, [checked_a, checked_b], behaviours, problems, started)
+
+
+def _checked_before(ruleset: RuleSet, props: list[Property], scope: Scope, finished, seconds: float) -> list[CheckResult]:
+    """The results of one side's checks an interrupt left: those finished, unknown for the others."""
+    by_id = {r.prop.id: r for r in finished}
+    not_checked = lambda p: CheckResult(ruleset, p, Verdict.UNKNOWN, -1, seconds, reason="interrupted: not checked")  # noqa: E731
+    return [by_id.get(p.id) or not_checked(p) for p in props]
+
+
+def _result(a: RuleSet, b: RuleSet, scope: Scope, checked: list[list[CheckResult]], behaviours: list[BehaviourDifference],
+            problems: list[Problem], started: float, finished: bool = True) -> DiffResult:
+    kinds_a = [d.kind for d in a.actions]
+    kinds_b = [d.kind for d in b.actions]
+    actions = ([k for k in kinds_a if k not in kinds_b], [k for k in kinds_b if k not in kinds_a])
     # Results made in a worker process hold copies of the rule sets; the report tells the sides apart by identity.
     side = lambda ruleset: a if ruleset == a else b  # noqa: E731
-    results = [(replace(ra, ruleset=a), replace(rb, ruleset=b)) for ra, rb in zip(checked_a, checked_b)]
+    results = [(replace(ra, ruleset=a), replace(rb, ruleset=b)) for ra, rb in zip(*checked)]
     behaviours = [replace(d, allowing=side(d.allowing), refusing=side(d.refusing)) for d in behaviours]
-    scope = joint
     for ra, rb in results:
-        for r, side in ((ra, a), (rb, b)):
+        for r, ruleset in ((ra, a), (rb, b)):
             if r.verdict is Verdict.ERROR:
-                problems.append(Problem(f"{r.prop.id} under {side.label}: {r.reason}", checker_bug=True))
-    return DiffResult(a, b, scope, rule_differences(a, b), actions, results, behaviours, problems, time.monotonic() - started)
+                problems.append(Problem(f"{r.prop.id} under {ruleset.label}: {r.reason}", checker_bug=True))
+    return DiffResult(a, b, scope, rule_differences(a, b), actions, results, behaviours, problems, time.monotonic() - started, finished)
 
 
 class _Product:
@@ -192,12 +210,22 @@ class _Product:
 
 
 def behaviour_differences(a: RuleSet, b: RuleSet, scope: Scope, seed: int, timeout: float):
-    """For each direction and each action kind, a shortest run allowed by one side and not the other."""
+    """For each direction and each action kind, a shortest run allowed by one side and not the other.
+    An interrupt raises Interrupted with (differences, problems) found before it."""
     progress.working_on(f"{a.label} vs {b.label}", "behaviours")
     found: list[BehaviourDifference] = []
     problems: list[Problem] = []
     if scope.depth == 0:
         return found, problems
+    try:
+        _behaviour_differences(a, b, scope, seed, timeout, found, problems)
+    except KeyboardInterrupt as e:
+        raise Interrupted((found, problems)) from e
+    return found, problems
+
+
+def _behaviour_differences(a: RuleSet, b: RuleSet, scope: Scope, seed: int, timeout: float, found: list, problems: list) -> None:
+    """behaviour_differences, adding to `found` and `problems` as it goes."""
     product = _Product(a, b, scope)
     sides = {"a": a, "b": b}
     for allowing, refusing in (("a", "b"), ("b", "a")):
@@ -230,7 +258,6 @@ def behaviour_differences(a: RuleSet, b: RuleSet, scope: Scope, seed: int, timeo
                 problems.append(outcome)
             else:
                 found.append(replace(outcome, shortest=not_shortest))
-    return found, problems
 
 
 def _last_step(product: _Product, model) -> int:

@@ -293,6 +293,8 @@ def format_diff_properties(result, paths: dict) -> list[str]:
 def format_diff_behaviours(result, paths: dict) -> list[str]:
     lines = []
     if not result.behaviours:
+        if not result.finished:
+            return ["behaviours: none found before the interrupt"]
         return ["behaviours: no action kind is allowed by one and forbidden by the other within the scope"]
     lines.append("behaviours that differ (steps before the last are allowed by both, with the same outcome):")
     for d in result.behaviours:
@@ -327,10 +329,13 @@ def format_diff(result, paths: dict) -> list[str]:
     lines += format_diff_behaviours(result, paths)
     for p in result.problems:
         lines.append(f"{'checker bug' if p.checker_bug else 'unknown'}: {p.what}")
-    if result.agree:
+    differ = f"{len(result.flips)} verdict{'s' * (len(result.flips) != 1)} flip, {len(result.behaviours)} behaviour{'s' * (len(result.behaviours) != 1)} differ"
+    if not result.finished:
+        verdict = f"interrupted: {differ} in what was finished before it"
+    elif result.agree:
         verdict = "they agree within the scope" + (" (some questions had no answer)" if result.problems else "")
     else:
-        verdict = f"{len(result.flips)} verdict{'s' * (len(result.flips) != 1)} flip, {len(result.behaviours)} behaviour{'s' * (len(result.behaviours) != 1)} differ"
+        verdict = differ
     lines.append(f"{len(result.rules)} rules differ; {verdict}; in {result.seconds:.1f}s")
     return lines
 

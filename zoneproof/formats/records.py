@@ -75,6 +75,7 @@ def diff_record(result, paths: dict) -> dict:
         ],
         "problems": [{"what": p.what, "checker_bug": p.checker_bug} for p in result.problems],
         "agree": result.agree,
+        "finished": result.finished,
         "seconds": round(result.seconds, 3),
     }
 
