@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, fields
+from pathlib import Path
 
 from .errors import InputError
 from .evaluate import ConcreteBackend, evaluate, falsifying_bindings
 from .interpreter import IllegalAction, World, apply, check_initial
 from .model import PLAYER_NAMES, Action, GameState, Step
 from .properties import Property, PropertyKind, Sort, parse_properties
-from .ruleset import RuleSet, load_ruleset
+from .ruleset import RuleSet, builtin_file, load_ruleset
 from .trace import Trace, read_trace
 
 
@@ -119,16 +121,32 @@ def state_difference(world: World, recorded: GameState, actual: GameState, parts
     return None
 
 
-def ruleset_for_trace(trace: Trace) -> RuleSet:
-    """The rule set a trace was made with, refusing one whose content has changed since."""
-    ruleset = load_ruleset(trace.ruleset_name if trace.ruleset_origin == "builtin" else trace.ruleset_origin)
-    if ruleset.sha256 != trace.ruleset_sha256:
+def ruleset_for_trace(trace: Trace, ruleset_file: str | None = None) -> RuleSet:
+    """The rule set a trace was made with (read from `ruleset_file` when given), refusing one whose
+    content has changed since. A trace of the older format (no chain) holds the hash of the file's
+    bytes rather than of the resolved rule set."""
+    recorded = trace.ruleset_name if trace.ruleset_origin == "builtin" else trace.ruleset_origin
+    try:
+        ruleset = load_ruleset(ruleset_file or recorded)
+    except InputError as e:
+        if ruleset_file is not None:
+            raise
+        raise InputError(f"{e.message}; if the rule set file has moved, name it with `zoneproof replay --ruleset FILE`", e.location) from None
+    now = ruleset.sha256 if trace.ruleset_chain else _file_sha256(ruleset)
+    if now != trace.ruleset_sha256:
+        given = f" in {ruleset_file}" if ruleset_file else ""
         raise InputError(
             f"the trace was made with another version of rule set '{trace.ruleset_name}'"
-            f" (sha256 {trace.ruleset_sha256[:12]}…, now {ruleset.sha256[:12]}…); re-run the check to get a new trace",
+            f" (sha256 {trace.ruleset_sha256[:12]}…, now {now[:12]}…{given}); re-run the check to get a new trace",
             None,
         ) from None
     return ruleset.without(trace.removed)
+
+
+def _file_sha256(ruleset: RuleSet) -> str:
+    """The hash a trace of the older format holds: of the rule set file's bytes."""
+    path = builtin_file(ruleset.name) if ruleset.origin == "builtin" else Path(ruleset.origin)
+    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def property_for_trace(trace: Trace, path: str) -> Property:
@@ -138,8 +156,8 @@ def property_for_trace(trace: Trace, path: str) -> Property:
     return props[0]
 
 
-def replay_trace(trace: Trace, path: str) -> tuple[Replay, World, Property]:
-    ruleset = ruleset_for_trace(trace)
+def replay_trace(trace: Trace, path: str, ruleset_file: str | None = None) -> tuple[Replay, World, Property]:
+    ruleset = ruleset_for_trace(trace, ruleset_file)
     prop = property_for_trace(trace, path)
     world = World.of(ruleset, trace.slots, trace.card_types, trace.scope)
     steps, mismatch = execute(
@@ -179,10 +197,11 @@ class Confirmation:
         return not self.problem
 
 
-def confirm(path) -> Confirmation:
-    """Read a trace file and replay it (bad input raises InputError)."""
+def confirm(path, ruleset_file: str | None = None) -> Confirmation:
+    """Read a trace file and replay it, under the rule set file given or the one it records (bad
+    input raises InputError)."""
     trace = read_trace(path)
-    result, world, prop = replay_trace(trace, str(path))
+    result, world, prop = replay_trace(trace, str(path), ruleset_file)
     found = ()
     if result.confirms(trace.violation_step):
         found = tuple(witnesses(world, prop, trace.initial, result.steps, trace.violation_step))
