@@ -10,10 +10,14 @@ from pathlib import Path
 
 import pytest
 
+from zoneproof.replay import FORMER_BUILTIN_FILES
 from zoneproof.ruleset import builtin_names, load_ruleset
 
-# The built-in editions as complete files, as they were before they were rewritten with `extends`.
+# The built-in editions as complete files, as they were before they were rewritten with `extends`,
+# and mtg-current as it was then.
 BEFORE = Path(__file__).parent / "data" / "before-extends"
+MODEL = Path(__file__).parent.parent / "model"
+REWRITTEN = sorted(p for p in BEFORE.glob("*.toml") if p.stem != "mtg-current")
 
 VARIANT = '''# What if 400.3 did not cover graveyards?
 extends = "mtg-current"
@@ -43,18 +47,25 @@ after = "400.3"
 '''
 
 
-@pytest.mark.parametrize("path", sorted(BEFORE.glob("*.toml")), ids=lambda p: p.stem)
-def test_each_rewritten_edition_is_the_rule_set_it_was(path):
-    rewritten = load_ruleset(path.stem)
+@pytest.mark.parametrize("path", REWRITTEN, ids=lambda p: p.stem)
+def test_each_rewritten_edition_is_the_rule_set_it_was(path, tmp_path):
+    """Each edition's file, over the files it extends and mtg-current as it was, resolves to the
+    rule set of its former complete file (so later additions to mtg-current do not break this)."""
+    for edition in MODEL.glob("mtg-*.toml"):
+        text = BEFORE.joinpath(edition.name).read_text() if edition.stem == "mtg-current" else edition.read_text()
+        (tmp_path / edition.name).write_text(re.sub(r'^extends = "([a-z0-9-]+)"$', r'extends = "\1.toml"', text, flags=re.M))
+    rewritten = load_ruleset(str(tmp_path / path.name))
     original = load_ruleset(str(path))
     assert rewritten.base is not None and len(rewritten.chain) >= 2
     assert replace(rewritten, origin=original.origin) == original
     assert rewritten.sha256 == original.sha256
+    # A trace of the older format, which holds the hash of the complete file's bytes, still replays.
+    assert FORMER_BUILTIN_FILES[path.stem] == (hashlib.sha256(path.read_bytes()).hexdigest(), original.sha256)
 
 
 def test_every_edition_but_the_base_and_berserk_extends_another():
     extending = {name for name in builtin_names() if load_ruleset(name).base is not None}
-    assert extending == {p.stem for p in BEFORE.glob("*.toml")}
+    assert extending == {p.stem for p in REWRITTEN}
     assert all(load_ruleset(name).chain[-1].name == "mtg-current" for name in extending)
 
 
