@@ -1,5 +1,6 @@
 """Rule set files that extend another (`extends = "mtg-current"`): the base's document with the
-file's additions, replacements, moves and removals applied, read as one rule set file.
+file's changes applied (its removals, replacements, moves, then additions in the order written),
+read as one rule set file.
 
 Each table of the merged document is located in the file that wrote it, so that an error in a
 table the file wrote names that file and line. The base has been read as a rule set of its own
@@ -69,7 +70,6 @@ class MergedFile(TomlFile):
         self.errors = leaf.errors
         self.context = None
         self.changes: list[Change] = []
-        own_name = leaf.doc.get("name")
         self.doc = {k: v for k, v in base.doc.items() if k not in LISTS}
         self.top = {k: base.top.get(k, base) if isinstance(base, MergedFile) else base for k in self.doc}
         for key, value in leaf.doc.items():
@@ -79,11 +79,13 @@ class MergedFile(TomlFile):
         self.entries: dict[str, list[tuple[dict, Written]]] = {
             kind: list(zip(base.doc[kind], inherited[kind])) for kind in LISTS if kind in inherited
         }
-        mine = own_name if isinstance(own_name, str) else ""
-        for how in CHANGES:
-            tables = self._change_tables(how)
-            for kind, value in tables.items():
-                getattr(self, f"_{how}")(kind, value, mine)
+        mine = leaf.doc.get("name") if isinstance(leaf.doc.get("name"), str) else ""
+        for kind, names in self._change_tables("remove").items():
+            self._remove(kind, names)
+        for kind, tables in self._change_tables("replace").items():
+            self._replace(kind, tables, mine)
+        for kind, tables in self._change_tables("move").items():
+            self._move(kind, tables)
         for kind in LISTS:
             tables = leaf.doc.get(kind, [])
             if not isinstance(tables, list) or not all(isinstance(t, dict) for t in tables):
@@ -123,7 +125,7 @@ class MergedFile(TomlFile):
         known = [k for t, _ in self.entries.get(kind, []) if (k := entry_key(kind, t)) is not None]
         return f"{kind} {key!r}, which {self.base_name} does not have{did_you_mean(str(key), known)}; `zoneproof list {self.base_label}` shows what it has"
 
-    def _remove(self, kind: str, keys: list[str], mine: str):
+    def _remove(self, kind: str, keys: list[str]):
         leaf = self.leaf
         for key in keys:
             at = self._position(kind, key)
@@ -155,7 +157,7 @@ class MergedFile(TomlFile):
                 self.changes.append(Change(kind, key, "replaced"))
             leaf.attempt(replace_one)
 
-    def _move(self, kind: str, tables: list[dict], mine: str):
+    def _move(self, kind: str, tables: list[dict]):
         leaf, header = self.leaf, f"move.{kind}"
         for index, table in enumerate(tables):
             def move_one():
