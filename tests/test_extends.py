@@ -126,7 +126,7 @@ def test_list_shows_what_a_file_inherits_and_changes(run, tmp_path):
     write_variant(tmp_path)
     code, out, err = run("list", "what-if.toml")
     assert code == 0 and err == ""
-    assert "\n  extends: mtg-current\n  changes to mtg-current: 1 replaced, 1 moved, 2 removed, 1 added (+ added, ~ replaced, > moved; unmarked: inherited)\n" in out
+    assert "\n  extends: mtg-current\n  changes to mtg-current: 1 added, 1 replaced, 1 moved, 2 removed (+ added, ~ replaced, > moved; unmarked: inherited)\n" in out
     assert re.search(r"\n  ~ 400\.3 +owner-redirect +A card headed for a library or hand other", out)
     assert re.search(r"\n  > 400\.12 ", out) and re.search(r"\n  \+ 400\.13 ", out) and re.search(r"\n    400\.5 +order-fixed", out)
     assert out.endswith("  removed from mtg-current:\n    rules                400.7a\n    [[dead]]             400.7a\n")

@@ -207,10 +207,8 @@ def _link_label(link) -> str:
 
 
 def _change_counts(changes) -> str:
-    counts: dict[str, int] = {}
-    for c in changes:
-        counts[c.how] = counts.get(c.how, 0) + 1
-    return ", ".join(f"{n} {how}" for how, n in counts.items()) or "nothing but its name"
+    counts = {how: sum(c.how == how for c in changes) for how in ("added", "replaced", "moved", "removed")}
+    return ", ".join(f"{n} {how}" for how, n in counts.items() if n) or "nothing but its name"
 
 
 def format_property(p: Property) -> str:
