@@ -79,9 +79,9 @@ def test_the_pre_commit_hook_lints_the_changed_rule_sets(rules_repo, tmp_path):
     clean = hook("model/house.toml", "scenarios/stolen-permanent-dies.toml")
     assert clean.returncode == 0 and "zoneproof lint (changed rule sets)" in clean.stdout and "Passed" in clean.stdout, clean.stdout
     assert "Skipped" in hook("scenarios/stolen-permanent-dies.toml").stdout  # not a rule set file: nothing to lint
-    house = rules_repo / "model" / "house.toml"
-    text = house.read_text(encoding="utf-8")
-    house.write_text(text[: text.index("[[dead]]")], encoding="utf-8")  # 111.7 is dead at depth 2, now without a reason
-    broken = hook("model/house.toml")
+    league = rules_repo / "model" / "league.toml"  # house.toml extends it, and inherits its [[dead]]
+    text = league.read_text(encoding="utf-8")
+    league.write_text(text[: text.index("[[dead]]")], encoding="utf-8")  # 111.7 is dead at depth 2, now without a reason
+    broken = hook("model/league.toml")
     assert broken.returncode == 1 and "Failed" in broken.stdout
     assert "dead      111.7: removing it changes no step" in broken.stdout and "✗ 1 problem" in broken.stdout

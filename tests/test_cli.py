@@ -215,8 +215,11 @@ def test_replay_refuses_a_changed_rule_set(run, tmp_path):
     (tmp_path / "mine.toml").write_text(text)
     code, _, _ = run("check", "--no-lint", "mine.toml", "-w", "400.8", "-p", "exile-in-exile")
     assert code == 1
-    (tmp_path / "mine.toml").write_text(text + "\n# edited\n")
-    line = one_line_error(run("replay", "counterexamples/mtg-current--without-400.8--exile-in-exile.itf.json"))
+    trace = "counterexamples/mtg-current--without-400.8--exile-in-exile.itf.json"
+    (tmp_path / "mine.toml").write_text(text + "\n# a comment is not part of the rule set\n")
+    assert run("replay", trace)[0] == 0
+    (tmp_path / "mine.toml").write_text(text.replace("Cards put into a graveyard go on top of it.", "Cards go on top of a graveyard."))
+    line = one_line_error(run("replay", trace))
     assert "another version of rule set 'mtg-current'" in line and "re-run the check" in line
 
 

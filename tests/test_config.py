@@ -1,6 +1,8 @@
 """The project config: `zoneproof check`, `lint` and `run` with no arguments check what a rules
 repository's `[tool.zoneproof]` (or `zoneproof.toml`) names; flags override it; bad config is one line."""
 
+import json
+
 import pytest
 
 from tests.conftest import json_records
@@ -38,7 +40,8 @@ def test_check_with_no_arguments_checks_what_the_config_names(repo, run_here):
     assert house_owner["verdict"] == "violated" and house_owner["expected"]["met"]
     assert house_owner["expected"]["reason"].startswith("the house rule")  # the config's expectation
     assert [r["ruleset"] for r in json_records(out, "lint")] == ["house", "league"]
-    assert (repo / "counterexamples" / "house--owner-zones.itf.json").is_file()
+    trace = json.loads((repo / "counterexamples" / "house--owner-zones.itf.json").read_text())
+    assert [link["name"] for link in trace["#meta"]["ruleset"]["chain"]] == ["house", "league"]  # house.toml extends league.toml
 
 
 def test_flags_override_the_config(repo, run_here):

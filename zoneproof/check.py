@@ -241,6 +241,7 @@ def counterexample(system: TransitionSystem, model, k: int, ruleset: RuleSet, pr
         ruleset_name=ruleset.name,
         ruleset_origin=ruleset.origin,
         ruleset_sha256=ruleset.sha256,
+        ruleset_chain=ruleset.chain,
         removed=ruleset.removed,
         property_id=prop.id,
         property_cites=prop.cites,

@@ -588,9 +588,10 @@ def coverage_exit_code(result) -> int:
 
 @app.command(epilog="Exit codes: 0 the violation is confirmed; 1 not reproduced; 2 unreadable or invalid trace.")
 @click.argument("trace_file", type=click.Path(path_type=Path))
-def replay(trace_file: Path) -> int:
+@click.option("--ruleset", "ruleset_file", metavar="FILE", help="The rule set to replay under (a built-in name or a .toml path), when the file the trace records has moved; its content must be the recorded one.")
+def replay(trace_file: Path, ruleset_file: str | None) -> int:
     """Re-execute a trace in the interpreter, compare every state, and confirm the violation."""
-    confirmation = confirm(trace_file)
+    confirmation = confirm(trace_file, ruleset_file)
     for line in format_replay(confirmation):
         out.print(line, markup=False)
     return ExitCode.OK if confirmation.confirmed else ExitCode.VIOLATED
@@ -684,7 +685,8 @@ def list_(ruleset: str | None, properties) -> int:
     out.print("rule sets:", markup=False)
     for name in builtin_names():
         rs = load_ruleset(name)
-        out.print(f"  {name:<22} {rs.title} ({len(rs.rules)} rules)", markup=False)
+        base = f", extends {rs.base.name}" if rs.base is not None else ""
+        out.print(f"  {name:<22} {rs.title} ({len(rs.rules)} rules{base})", markup=False)
     out.print("properties:", markup=False)
     for p in _select_properties(list(properties), []):
         out.print(format_property(p), markup=False)

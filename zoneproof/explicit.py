@@ -699,6 +699,7 @@ def _counterexample(space: StateSpace, prop: Property, hit: Hit, seed: int) -> P
         ruleset_name=space.ruleset.name,
         ruleset_origin=space.ruleset.origin,
         ruleset_sha256=space.ruleset.sha256,
+        ruleset_chain=space.ruleset.chain,
         removed=space.ruleset.removed,
         property_id=prop.id,
         property_cites=prop.cites,

@@ -152,29 +152,66 @@ def summary(results: list[CheckResult], wall_seconds: float) -> str:
     return f"{len(results)} checks: {', '.join(parts)} in {wall_seconds:.1f}s"
 
 
+CHANGE_MARKS = {"added": "+", "replaced": "~", "moved": ">"}
+
+
 def format_ruleset(ruleset: RuleSet) -> list[str]:
+    """The rule set's zones, rules, expectations and actions. For a file that extends another, the
+    chain it inherits from, and each entry the file adds (+), replaces (~) or moves (>), then what
+    it removes; the entries without a mark are inherited."""
+    marks = {(c.kind, c.key): CHANGE_MARKS[c.how] for c in ruleset.changes if c.how in CHANGE_MARKS}
+
+    def entry(kind: str, key: str, text: str) -> str:
+        return f"  {marks.get((kind, key), ' ')} {text}" if ruleset.base is not None else f"    {text}"
+
     lines = [f"{ruleset.name}: {ruleset.title}", f"  source: {ruleset.source}"]
+    if ruleset.base is not None:
+        lines.append(f"  extends: {' → '.join(_link_label(link) for link in ruleset.chain[1:])}")
+        lines.append(f"  changes to {ruleset.base.name}: {_change_counts(ruleset.changes)} (+ added, ~ replaced, > moved; unmarked: inherited)")
     if ruleset.is_commander:
         lines.append("  variant: commander (one commander per player, starting in the command zone: 903.3, 903.6)")
     lines.append("  zones:")
     for z in ruleset.zones:
         traits = ["personal" if z.personal else "shared", "hidden" if z.hidden else "public", "ordered" if z.ordered else "unordered"]
         name = f"{z.zone.value} ({z.called})" if z.called else z.zone.value
-        lines.append(f"    {name:<20} {', '.join(traits)}")
+        lines.append(entry("zone", z.zone.value, f"{name:<20} {', '.join(traits)}"))
     lines.append("  rules:")
     width = max([8] + [len(r.id) for r in ruleset.rules])
     behaviour_width = max([28] + [len(r.behaviour.value) + 1 for r in ruleset.rules])
     for rule in ruleset.rules:
-        lines.append(f"    {rule.id:<{width}} {rule.behaviour.value:<{behaviour_width}} {rule.summary}")
+        lines.append(entry("rule", rule.id, f"{rule.id:<{width}} {rule.behaviour.value:<{behaviour_width}} {rule.summary}"))
     if ruleset.expectations:
         lines.append("  expected verdicts (holds for every other property):")
         for e in ruleset.expectations:
-            lines.append(f"    {e.property:<22} {e.verdict:<9} {e.reason}")
+            lines.append(entry("expect", e.property, f"{e.property:<22} {e.verdict:<9} {e.reason}"))
     lines.append("  actions:")
     action_width = max([26] + [len(a.kind.value) + 1 for a in ruleset.actions])
     for a in ruleset.actions:
-        lines.append(f"    {a.kind.value:<{action_width}} [{', '.join(a.cites)}] {a.summary}")
+        lines.append(entry("action", a.kind.value, f"{a.kind.value:<{action_width}} [{', '.join(a.cites)}] {a.summary}"))
+    removed = {}
+    for c in ruleset.changes:
+        if c.how == "removed":
+            removed.setdefault(c.kind, []).append(c.key)
+    if removed:
+        lines.append(f"  removed from {ruleset.base.name}:")
+        lines += [f"    {TABLE_NAMES[kind]:<20} {', '.join(keys)}" for kind, keys in removed.items()]
     return lines
+
+
+# The tables of a rule set file as `list` names them.
+TABLE_NAMES = {
+    "zone": "zones", "rule": "rules", "action": "actions", "expect": "expected verdicts",
+    "dead": "[[dead]]", "unguarded": "[[unguarded]]", "gap": "[[gap]]",
+}
+
+
+def _link_label(link) -> str:
+    return link.name if link.origin == "builtin" else f"{link.name} ({link.origin})"
+
+
+def _change_counts(changes) -> str:
+    counts = {how: sum(c.how == how for c in changes) for how in ("added", "replaced", "moved", "removed")}
+    return ", ".join(f"{n} {how}" for how, n in counts.items() if n) or "nothing but its name"
 
 
 def format_property(p: Property) -> str:

@@ -1,15 +1,20 @@
-"""Rule set files: parse a TOML file into a RuleSet, and switch rules off by number."""
+"""Rule set files: parse a TOML file into a RuleSet (with the bases it extends), and switch rules off by number."""
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import json
+import os
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, is_dataclass, replace
+from enum import Enum
 from functools import cached_property
 from importlib import resources
 from pathlib import Path
 
 from .errors import InputError, Location, did_you_mean
+from .extends import CHANGES, Change, MergedFile
 from .tomlfile import TomlFile
 from .model import GAME_ZONES, ORDERED_ZONES, PERSONAL_ZONES, PREGAME_ACTIONS, ActionKind, Behaviour, Scope, Zone
 
@@ -40,6 +45,7 @@ class Rule:
     zones: tuple[Zone, ...] = ()  # for owner-redirect, order-fixed and zone-closed: the zones it governs
     restates: str | None = None  # a rule whose text another rule already carries in the model
     line: int | None = field(default=None, compare=False)  # of its [[rule]] header in the file
+    defined_in: str = field(default="", compare=False)  # the name of the rule set whose file writes it
 
 
 @dataclass(frozen=True)
@@ -48,6 +54,7 @@ class ActionDecl:
     cites: tuple[str, ...]
     summary: str
     line: int | None = field(default=None, compare=False)  # of its [[action]] header in the file
+    defined_in: str = field(default="", compare=False)  # the name of the rule set whose file writes it
 
 
 @dataclass(frozen=True)
@@ -82,12 +89,20 @@ class KnownDead:
 
 
 @dataclass(frozen=True)
+class Link:
+    """A file of a rule set's chain: the rule set's own, or one it extends."""
+
+    name: str
+    origin: str  # "builtin", or the file's absolute path
+
+
+@dataclass(frozen=True)
 class RuleSet:
     name: str
     title: str
     source: str
     origin: str  # "builtin" or the file's path
-    sha256: str
+    sha256: str  # of the rule set's content, bases included (content_sha256)
     zones: tuple[ZoneDecl, ...]
     rules: tuple[Rule, ...]  # every rule of the file, in file order
     actions: tuple[ActionDecl, ...]
@@ -95,6 +110,13 @@ class RuleSet:
     expectations: tuple[Expectation, ...] = ()
     known_dead: tuple[KnownDead, ...] = ()
     variant: str = ""  # "commander" for the Commander variant (section 903), "" for the base game
+    chain: tuple[Link, ...] = field(default=(), compare=False)  # its own file, then the one it extends, ...
+    changes: tuple[Change, ...] = field(default=(), compare=False)  # what its file changes in the one it extends
+
+    @property
+    def base(self) -> Link | None:
+        """The rule set the file extends, or None."""
+        return self.chain[1] if len(self.chain) > 1 else None
 
     @property
     def is_commander(self) -> bool:
@@ -238,21 +260,30 @@ def _builtin_dir():
 def load_ruleset(name_or_path: str) -> RuleSet:
     """A built-in rule set by name (`mtg-current`) or a rule set file by path."""
     if name_or_path in builtin_names():
-        resource = builtin_file(name_or_path)
-        return parse_ruleset(resource.read_bytes(), f"model/{name_or_path}.toml", origin="builtin")
+        return _builtin(name_or_path)[0]
     path = Path(name_or_path)
     if name_or_path.endswith(".toml") or _exists(path):
-        try:
-            data = path.read_bytes()
-        except OSError as e:
-            raise InputError(f"cannot read rule set file: {e.strerror}", Location(str(path))) from None
-        except ValueError:  # a NUL byte or an unencodable character in the path
-            raise InputError("not a usable file name for a rule set", Location(repr(name_or_path))) from None
-        return parse_ruleset(data, str(path), origin=str(path))
+        return _resolve(_read(path, name_or_path), str(path), str(path), ())[0]
     raise InputError(
         f"unknown rule set '{name_or_path}'{did_you_mean(name_or_path, builtin_names())};"
         " give a built-in name (`zoneproof list`) or the path of a .toml file"
     )
+
+
+def _read(path: Path, as_given: str) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as e:
+        raise InputError(f"cannot read rule set file: {e.strerror}", Location(str(path))) from None
+    except ValueError:  # a NUL byte or an unencodable character in the path
+        raise InputError("not a usable file name for a rule set", Location(repr(as_given))) from None
+
+
+@functools.cache
+def _builtin(name: str) -> tuple[RuleSet, TomlFile]:
+    """A built-in rule set and its document, read once: its files do not change while zoneproof
+    runs. (A built-in extends only built-ins, so no chain through a user's file reaches it twice.)"""
+    return _resolve(builtin_file(name).read_bytes(), f"model/{name}.toml", "builtin", ())
 
 
 def _exists(path: Path) -> bool:
@@ -262,7 +293,7 @@ def _exists(path: Path) -> bool:
         return False
 
 
-TOP_KEYS = ("name", "title", "source", "variant", "zone", "rule", "action", "expect", "dead", "unguarded", "gap")
+TOP_KEYS = ("extends", "name", "title", "source", "variant", "zone", "rule", "action", "expect", "dead", "unguarded", "gap")
 ZONE_KEYS = ("name", "personal", "hidden", "ordered", "called")
 RULE_KEYS = ("id", "behaviour", "summary", "without", "zones", "restates")
 ACTION_KEYS = ("name", "cites", "summary")
@@ -270,15 +301,103 @@ KNOWN_KEYS = ("action", "rule", "reason")
 
 
 def parse_ruleset(data: bytes, path: str, origin: str) -> RuleSet:
-    """The rule set of a file; every error of the file is reported at once (InputErrors)."""
+    """The rule set of a file, with the bases it extends; every error of the file is reported at
+    once (InputErrors)."""
+    return _resolve(data, path, origin, ())[0]
+
+
+def _resolve(data: bytes, path: str, origin: str, seen: tuple[str, ...]) -> tuple[RuleSet, TomlFile]:
+    """The rule set of a file and its document (merged with its bases'). `seen` holds the files
+    that extend this one, down the chain, to find a cycle."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
         raise InputError(f"the file is not UTF-8 text (byte {e.start})", Location(path)) from None
-    reader = _Reader(TomlFile(text, path))
-    ruleset = reader.ruleset(data, origin)
-    reader.file.finish()
-    return ruleset
+    file = TomlFile(text, path)
+    me = _identity(path, origin)
+    chain: tuple[Link, ...] = ()
+    if "extends" in file.doc:
+        base, base_file = _base(file, origin, (*seen, me))
+        _check_own_name(file, base)
+        file, chain = MergedFile(file, base_file, base.name, base.name if base.origin == "builtin" else base.origin), base.chain
+    reader = _Reader(file)
+    ruleset = reader.ruleset(origin)
+    file.finish()
+    if isinstance(file, MergedFile):
+        ruleset = replace(
+            ruleset, changes=tuple(file.changes),
+            rules=tuple(replace(r, defined_in=file.defined_in("rule", i)) for i, r in enumerate(ruleset.rules)),
+            actions=tuple(replace(a, defined_in=file.defined_in("action", i)) for i, a in enumerate(ruleset.actions)),
+        )
+    else:
+        ruleset = replace(
+            ruleset, rules=tuple(replace(r, defined_in=ruleset.name) for r in ruleset.rules),
+            actions=tuple(replace(a, defined_in=ruleset.name) for a in ruleset.actions),
+        )
+    return replace(ruleset, chain=(Link(ruleset.name, "builtin" if origin == "builtin" else me), *chain)), file
+
+
+def _identity(path: str, origin: str) -> str:
+    """What names the file in a chain: a built-in's name, or the absolute path of a file."""
+    if origin == "builtin":
+        return Path(path).stem
+    try:
+        return str(Path(origin).resolve())
+    except (OSError, ValueError):
+        return origin
+
+
+def _base(file: TomlFile, origin: str, seen: tuple[str, ...]) -> tuple[RuleSet, TomlFile]:
+    """The rule set a file extends (`extends`: a built-in's name, or a path from the file's folder)."""
+    value = file.doc["extends"]
+    where = file.location("extends")
+    if not isinstance(value, str) or not value.strip():
+        raise InputError('`extends` names the rule set this one changes: a built-in name ("mtg-current") or a .toml path from this file\'s folder', where)
+    if value in builtin_names():
+        key = value
+        load = lambda: _builtin(value)  # noqa: E731
+    else:
+        folder = Path(os.path.dirname(origin)) if origin != "builtin" else None
+        path = folder / value if folder is not None else None
+        if path is None or not _exists(path):
+            elsewhere = f"no file {path}" if path is not None else "a built-in rule set extends only built-in ones"
+            raise InputError(
+                f"`extends` names unknown rule set '{value}'{did_you_mean(value, builtin_names())}: not a built-in name, and {elsewhere};"
+                " give a built-in name (`zoneproof list`) or the path of a .toml file from this file's folder", where,
+            )
+        key = _identity(str(path), str(path))
+        load = lambda: _resolve(_read(path, value), os.path.normpath(path), os.path.normpath(path), seen)  # noqa: E731
+    if key in seen:
+        cycle = " → ".join(Path(s).name for s in (*seen[seen.index(key):], key))
+        raise InputError(f"`extends` makes a cycle ({cycle}); a rule set cannot extend itself, through others or directly", where)
+    return load()
+
+
+def _check_own_name(file: TomlFile, base: RuleSet) -> None:
+    """A file that extends another names itself and says what it is: it is another rule set."""
+    for key in ("name", "title"):
+        if key not in file.doc:
+            file.attempt(lambda: file.fail(f"a rule set that extends {base.name} needs its own `{key} = \"...\"`", "extends"))
+    name = file.doc.get("name")
+    if name in [link.name for link in base.chain]:
+        file.attempt(lambda: file.fail(f"rule set name '{name}' is taken by the rule set it extends; give it a name of its own", "name"))
+
+
+def content_sha256(ruleset: RuleSet) -> str:
+    """The hash of what a rule set says: its zones, rules, actions, expectations and declarations,
+    resolved through the files it extends. Comments, layout, line numbers and the files' paths do
+    not count, so the same rule set written another way has the same hash."""
+    def plain(value):
+        if is_dataclass(value):
+            return {f.name: plain(getattr(value, f.name)) for f in fields(value) if f.compare}
+        if isinstance(value, Enum):
+            return value.value
+        if isinstance(value, tuple):
+            return [plain(v) for v in value]
+        return value
+
+    content = {k: v for k, v in plain(ruleset).items() if k not in ("origin", "sha256", "removed")}
+    return hashlib.sha256(json.dumps(content, sort_keys=True, ensure_ascii=False).encode("utf-8")).hexdigest()
 
 
 def read_expectation(table: dict, index: int, text: str, path: str, header: str) -> Expectation:
@@ -299,10 +418,12 @@ class _Reader:
         self.file = file
         self.fail = file.fail
 
-    def ruleset(self, data: bytes, origin: str) -> RuleSet:
+    def ruleset(self, origin: str) -> RuleSet:
         f, doc = self.file, self.file.doc
         for key in doc:
-            if key not in TOP_KEYS:
+            if key in CHANGES:
+                f.attempt(lambda: self.fail(f"`{key}` changes the rule set a file extends; name it with `extends = \"mtg-current\"` (a built-in name or a .toml path)", None, key))
+            elif key not in TOP_KEYS:
                 f.attempt(lambda: self.fail(f"unknown key '{key}' at the top level{did_you_mean(key, TOP_KEYS)}; the model reads only {', '.join(TOP_KEYS)}", key))
         name = f.attempt(lambda: self.string(doc, "name", "the top level"), "")
         if name and not re.fullmatch(r"[a-z0-9][a-z0-9-]*", name):
@@ -340,10 +461,11 @@ class _Reader:
             for cite in a.cites:
                 if not RULE_ID.match(cite):
                     f.attempt(lambda: self.fail(f"action {a.kind.value} cites '{cite}', which is not a rule number like 400.3", "cites", "action", i))
-        return RuleSet(
-            name=name, title=title, source=source, origin=origin, sha256=hashlib.sha256(data).hexdigest(), zones=zones, rules=rules,
+        ruleset = RuleSet(
+            name=name, title=title, source=source, origin=origin, sha256="", zones=zones, rules=rules,
             actions=actions, expectations=expectations, known_dead=known_dead, variant=variant if isinstance(variant, str) else "",
         )
+        return replace(ruleset, sha256=content_sha256(ruleset))
 
     def known_keys(self, table: dict, allowed: tuple[str, ...], where: str):
         for key in table:
@@ -404,7 +526,7 @@ class _Reader:
         reason = table.get("reason", "")
         if not isinstance(reason, str) or (verdict != "holds" and not reason.strip()):
             self.fail(f'[[{header}]] for \'{prop}\': expecting "{verdict}" needs `reason = "..."` saying why', "reason" if "reason" in table else None)
-        return Expectation(prop, verdict, reason.strip(), Location(self.file.path, self.file.line("property", header, index)))
+        return Expectation(prop, verdict, reason.strip(), self.file.location("property", header, index))
 
     def enum(self, enum_type, value, what: str, key: str):
         choices = [e.value for e in enum_type]

@@ -64,8 +64,8 @@ class TomlFile:
                     inside = None if inside == quote else quote
 
     def line(self, key: str | None = None, table: str | None = None, index: int | None = None) -> int | None:
-        """The line of `key` in the index-th [[table]] (of its header without a key), or of a top-level
-        key. A table inside another is named with dots: `tool.zoneproof.expect`."""
+        """The line of `key` in the index-th [[table]] (of its header without a key), in a [table], or
+        of a top-level key. A table inside another is named with dots: `tool.zoneproof.expect`."""
         if table is None:
             end = self.headers[0][0] if self.headers else len(self.lines) + 1
             return self._key_line(key, 1, end) if key else None
@@ -73,11 +73,18 @@ class TomlFile:
         value = self.doc
         for part in table.split("."):
             value = value.get(part) if isinstance(value, dict) else None
-        if not isinstance(value, list) or len(starts) != len(value) or index is None or index >= len(starts):
+        if isinstance(value, dict) and index is None and len(starts) == 1:  # a [table] of its own
+            start = starts[0]
+        elif not isinstance(value, list) or len(starts) != len(value) or index is None or index >= len(starts):
             return None
-        start = starts[index]
+        else:
+            start = starts[index]
         later = [n for n, _ in self.headers if n > start]
         return (self._key_line(key, start + 1, later[0] if later else len(self.lines) + 1) if key else None) or start
+
+    def location(self, key: str | None = None, table: str | None = None, index: int | None = None) -> Location:
+        """Where `key` of the index-th [[table]] (or a top-level key) is: this file, at its line."""
+        return Location(self.path, self.line(key, table, index))
 
     def _key_line(self, key: str, start: int, end: int) -> int | None:
         pattern = re.compile(rf"\s*[\"']?{re.escape(key)}[\"']?\s*[=.]")
@@ -90,7 +97,7 @@ class TomlFile:
         """Record an error at `key` of the table being read (or of the one named), and skip the rest of that table."""
         if table is None and self.context is not None:
             table, index = self.context
-        self.errors.append(InputError(message, Location(self.path, self.line(key, table, index))))
+        self.errors.append(InputError(message, self.location(key, table, index)))
         raise Skip
 
     def each(self, table: str, tables: list[dict], read: Callable[[dict, int], T]) -> list[T]:

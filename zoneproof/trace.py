@@ -2,8 +2,11 @@
 
 A trace file is canonical: the same check writes the same bytes. Each state holds the action that
 led to it (`init` for the first), the rules that action applied, every object's fields and the card
-types. `#meta` carries the rule set (name, origin, sha256, removed rules), the property (with its
-source text, so a trace replays on its own), the scope, the seed and the step that violates it.
+types. `#meta` carries the rule set (name, origin, the hash of its resolved content, removed rules,
+and the chain of files it extends), the property (with its source text, so a trace replays on its
+own), the scope, the seed and the step that violates it. The origin and the chain name files by
+absolute paths, so a trace replays from any folder. A trace without a chain is of an older
+format, whose sha256 is of the rule set file's bytes.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import itf_py
 
 from . import __version__
 from .errors import InputError, Location
+from .ruleset import Link
 from .model import (
     PLAYER_FIELDS,
     PLAYER_NAMES,
@@ -57,6 +61,7 @@ class Trace:
     initial: GameState
     steps: tuple[Step, ...]
     violation_step: int  # the state index at which the property fails
+    ruleset_chain: tuple[Link, ...] = ()  # the rule set's file, then the one it extends, ...; () in older traces
 
     @property
     def slots(self) -> tuple[Slot, ...]:
@@ -159,20 +164,22 @@ def trace_to_itf(trace: Trace) -> dict:
         scope_json["hand_modifiers"] = {PLAYER_NAMES[p]: m for p, m in enumerate(scope.hand_modifiers)}
     if scope.team_size:
         scope_json["team_size"] = scope.team_size
+    origin = trace.ruleset_chain[0].origin if trace.ruleset_chain else trace.ruleset_origin
+    chain = {"chain": [{"name": link.name, "origin": link.origin} for link in trace.ruleset_chain]} if trace.ruleset_chain else {}
     return {
         "#meta": {
             "format": "ITF",
             "format-description": ITF_DESCRIPTION,
-            "source": f"model/{trace.ruleset_name}.toml" if trace.ruleset_origin == "builtin" else trace.ruleset_origin,
+            "source": f"model/{trace.ruleset_name}.toml" if origin == "builtin" else origin,
             "description": f"counterexample to {trace.property_id} under {trace.ruleset_name}",
             "tool": "zoneproof",
             "version": __version__,
             "ruleset": {
                 "name": trace.ruleset_name,
-                "origin": trace.ruleset_origin,
+                "origin": origin,
                 "sha256": trace.ruleset_sha256,
                 "removed": list(trace.removed),
-            },
+            } | chain,
             "property": {
                 "id": trace.property_id,
                 "cites": list(trace.property_cites),
@@ -424,6 +431,11 @@ def read_trace(path: Path) -> Trace:
     seed = r.typed(r.get(meta, "seed", "#meta"), int, "#meta.seed")
     removed = r.typed(r.get(ruleset, "removed", "#meta.ruleset"), list, "#meta.ruleset.removed")
     cites = r.typed(r.get(prop, "cites", "#meta.property"), list, "#meta.property.cites")
+    chain = []
+    for i, link in enumerate(r.typed(ruleset.get("chain", []), list, "#meta.ruleset.chain")):
+        where = f"#meta.ruleset.chain[{i}]"
+        link = r.typed(link, dict, where)
+        chain.append(Link(r.typed(r.get(link, "name", where), str, f"{where}.name"), r.typed(r.get(link, "origin", where), str, f"{where}.origin")))
     return Trace(
         ruleset_name=r.typed(r.get(ruleset, "name", "#meta.ruleset"), str, "#meta.ruleset.name"),
         ruleset_origin=r.typed(r.get(ruleset, "origin", "#meta.ruleset"), str, "#meta.ruleset.origin"),
@@ -439,4 +451,5 @@ def read_trace(path: Path) -> Trace:
         initial=initial,
         steps=tuple(steps),
         violation_step=violation,
+        ruleset_chain=tuple(chain),
     )

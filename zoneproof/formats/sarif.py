@@ -7,6 +7,7 @@ file declares, with a reason, are suppressed in source with that reason as the j
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from urllib.parse import quote
 
@@ -50,7 +51,11 @@ def _location(path: str, line: int | None = None, column: int | None = None, mes
     return {"physicalLocation": physical} | ({"message": {"text": message}} if message else {})
 
 
-def ruleset_file(ruleset: RuleSet) -> str:
+def ruleset_file(ruleset: RuleSet, defined_in: str | None = None) -> str:
+    """The file of the rule set, or of the rule set of its chain named `defined_in` (a base it extends)."""
+    if defined_in not in (None, ruleset.name):
+        link = next(link for link in ruleset.chain if link.name == defined_in)
+        return str(builtin_file(link.name)) if link.origin == "builtin" else os.path.relpath(link.origin)
     return str(builtin_file(ruleset.name)) if ruleset.origin == "builtin" else ruleset.origin
 
 
@@ -60,12 +65,12 @@ def property_location(prop: Property) -> dict:
 
 
 def rule_locations(ruleset: RuleSet, rule_ids) -> list[dict]:
-    lines = {r.id: r.line for r in ruleset.rules}
-    return [_location(ruleset_file(ruleset), lines[i]) for i in dict.fromkeys(rule_ids) if i in lines]
+    rules = {r.id: r for r in ruleset.rules}
+    return [_location(ruleset_file(ruleset, rules[i].defined_in), rules[i].line) for i in dict.fromkeys(rule_ids) if i in rules]
 
 
 def action_location(ruleset: RuleSet, kind) -> list[dict]:
-    return [_location(ruleset_file(ruleset), a.line) for a in ruleset.actions if a.kind is kind]
+    return [_location(ruleset_file(ruleset, a.defined_in), a.line) for a in ruleset.actions if a.kind is kind]
 
 
 def check_message(r: CheckResult) -> str:
