@@ -84,7 +84,7 @@ class CheckResult:
 # What one Z3 question of a check may cost, in Z3's resource units (see solver.check).
 DEFAULT_RLIMIT = 4_000_000_000
 # The least depth bound at which induction is tried: below it the bounded check to the full depth
-# costs less than the induction questions (see the README's Speed section).
+# costs less than the induction questions (see docs/speed.md).
 INDUCTION_FROM_DEPTH = 4
 
 

@@ -126,7 +126,7 @@ def expectation_note(r: CheckResult) -> str:
 
 
 def format_certificate(r: CheckResult, path: Path | None) -> list[str]:
-    lemmas = f"{len(r.certificate)} lemma{'s' * (len(r.certificate) != 1)}"
+    lemmas = f"{len(r.certificate)} lemma{'s' * (len(r.certificate) != 1)}" if r.certificate else "the property alone, inductive"
     return [f"  proved at every depth (players and cards of the scope); certificate: {lemmas}" + (f", written to {path}" if path else "")]
 
 
