@@ -24,7 +24,7 @@ from .ruleset import Expectation, RuleSet
 from .proof import proved_alone, strengthened
 from .solver import Answer
 from .search import INDUCTION_SPAN, Budget, Deepening, Outcome, first_step, violation_alone
-from .trace import Trace
+from .trace import Trace, of_ruleset
 
 
 class Verdict(str, Enum):
@@ -238,12 +238,8 @@ def counterexample(system: TransitionSystem, model, k: int, ruleset: RuleSet, pr
             " the violation"
         )
     trace = Trace(
-        ruleset_name=ruleset.name,
-        ruleset_origin=ruleset.origin,
-        ruleset_sha256=ruleset.sha256,
-        ruleset_chain=ruleset.chain,
-        removed=ruleset.removed,
-        property_id=prop.id,
+        **of_ruleset(ruleset),
+                property_id=prop.id,
         property_cites=prop.cites,
         property_kind=prop.kind.value,
         property_text=prop.text,

@@ -34,7 +34,7 @@ from .replay import execute, state_difference
 from .ruleset import Rule, RuleSet
 from .scenario import scenario_from_trace
 from .solver import Answer, check, new_solver
-from .trace import Trace
+from .trace import Trace, of_ruleset
 
 
 @dataclass(frozen=True)
@@ -291,7 +291,7 @@ def _replay(e: TransitionSystem, model, t: int, kind: ActionKind, allowing: Rule
 
 def _as_trace(d: BehaviourDifference, ruleset: RuleSet, steps: tuple[Step, ...]) -> Trace:
     return Trace(
-        ruleset_name=ruleset.name, ruleset_origin=ruleset.origin, ruleset_sha256=ruleset.sha256, removed=ruleset.removed, ruleset_chain=ruleset.chain,
+        **of_ruleset(ruleset),
         property_id=d.kind.value, property_cites=(), property_kind="step", property_text="", scope=d.scope, seed=0,
         card_types=d.card_types, initial=d.initial, steps=steps, violation_step=len(steps),
     )

@@ -34,7 +34,7 @@ from .replay import execute, first_violation
 from .ruleset import RuleSet
 from .semantics import Listed, spec
 from .semantics.step import OrderMissing
-from .trace import Trace
+from .trace import Trace, of_ruleset
 
 
 # ---------------------------------------------------------------- open card types
@@ -696,12 +696,8 @@ def _counterexample(space: StateSpace, prop: Property, hit: Hit, seed: int) -> P
     if mismatch:
         return PropertyResult(prop, Verdict.ERROR, hit.depth, reason=f"the explicit search's counterexample does not replay: {mismatch}")
     trace = Trace(
-        ruleset_name=space.ruleset.name,
-        ruleset_origin=space.ruleset.origin,
-        ruleset_sha256=space.ruleset.sha256,
-        ruleset_chain=space.ruleset.chain,
-        removed=space.ruleset.removed,
-        property_id=prop.id,
+        **of_ruleset(space.ruleset),
+                property_id=prop.id,
         property_cites=prop.cites,
         property_kind=prop.kind.value,
         property_text=prop.text,

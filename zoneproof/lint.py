@@ -30,7 +30,7 @@ from .ruleset import RuleSet
 from .search import Budget, Deepening, Goal, Outcome, first_step
 from .solver import Answer, SolverResult, new_solver
 from .terms import And, Not, Xor
-from .trace import Trace
+from .trace import Trace, of_ruleset
 
 
 class Status(str, Enum):
@@ -532,7 +532,7 @@ def event_conflict(sweep: _Sweep, outcome: Outcome, budget: Budget) -> ConflictS
         return ConflictSearch(checker_bug=f"Z3 finds no legal outcome for {shown} after {k} steps, but has one for that state and action")
     rules = ("(not named: no answer in time)",) if answer.answer is Answer.UNKNOWN else _core_rules(core, minimal)
     trace = Trace(
-        ruleset_name=ruleset.name, ruleset_origin=ruleset.origin, ruleset_sha256=ruleset.sha256, removed=ruleset.removed, ruleset_chain=ruleset.chain,
+        **of_ruleset(ruleset),
         property_id="conflict", property_cites=core, property_kind=PropertyKind.STEP.value, property_text="",
         scope=scope, seed=seed, card_types=card_types, initial=states[0], steps=tuple(steps), violation_step=k,
     )

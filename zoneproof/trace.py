@@ -71,6 +71,12 @@ class Trace:
 # ---------------------------------------------------------------- writing
 
 
+def of_ruleset(ruleset) -> dict:
+    """The fields of a Trace that name its rule set (`Trace(**of_ruleset(ruleset), ...)`)."""
+    return dict(ruleset_name=ruleset.name, ruleset_origin=ruleset.origin, ruleset_sha256=ruleset.sha256,
+                ruleset_chain=ruleset.chain, removed=ruleset.removed)
+
+
 def _int(n: int) -> dict:
     return {"#bigint": str(n)}
 
