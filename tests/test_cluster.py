@@ -46,6 +46,26 @@ def test_a_local_cluster_gives_the_output_and_traces_of_a_local_run(repo, capsys
     assert "lint house" in remote and "lint league" in remote and remote.splitlines()[-1].startswith("8 checks: 1 violated, 7 holds; 0 unexpected")
 
 
+def test_lint_diff_and_coverage_on_a_local_cluster_print_what_a_local_run_prints(repo, capsys):
+    commands = [
+        ["lint", "--out", "{out}"],
+        ["diff", "model/house.toml", "model/league.toml", "--out", "{out}"],
+        ["coverage", "model/house.toml", "-p", "owner-zones", "-p", "hands-are-owned", "--cards", "1", "--depth", "2"],
+    ]
+
+    def run(args, out, *where) -> tuple[int, str]:
+        code = main([a.format(out=out) for a in args] + list(where))
+        return code, normalise(capsys.readouterr().out).replace(out, "OUT")
+
+    local = [run(args, "local", "--jobs", "2") for args in commands]
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        remote = [run(args, "cluster", "--scheduler", cluster.scheduler_address) for args in commands]
+    assert remote == local
+    assert [code for code, _ in local] == [0, 1, 1]  # the house rule flips owner-zones; two rules are unguarded
+    assert local[1][1].splitlines()[-1].startswith("1 rules differ; 1 verdict flip")
+    assert "unguarded: 3 of 4 rules" in local[2][1]
+
+
 def wait_for(path: Path, seconds: float) -> None:
     deadline = time.monotonic() + seconds
     while not path.exists() and time.monotonic() < deadline:

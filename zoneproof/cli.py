@@ -143,6 +143,10 @@ def jobs_option(tasks: str):
 MAX_JOBS = 256
 
 
+def scheduler_option(command):
+    return click.option("--scheduler", metavar="ADDRESS", help="Run the tasks on the Dask cluster of this scheduler (tcp://HOST:PORT) instead of local processes; needs `pip install 'zoneproof[cluster]'`. The output is the same.")(command)
+
+
 def _scope(players: int, cards: int, sideboard: int, tokens: int, depth: int, hand: int | None = None,
            hand_modifier: tuple[str, ...] = (), team_size: int = 0) -> Scope:
     values = dict(players=players, cards=cards, sideboard=sideboard, tokens=tokens, depth=depth)
@@ -251,7 +255,7 @@ def _write_counterexample(r: CheckResult, directory: Path, emit: tuple[str, ...]
 @click.option("--emit", multiple=True, type=click.Choice(["itf", "scenario"]), default=("itf",), show_default=True, help="What to write for each counterexample: an ITF trace, a scenario file for `zoneproof run`, or both (repeat the option).")
 @click.option("--no-lint", is_flag=True, help="Skip lint (dead actions and rules, vacuous properties, conflicts; see `zoneproof lint`).")
 @jobs_option("each rule set's checks and its lint")
-@click.option("--scheduler", metavar="ADDRESS", help="Run the tasks on the Dask cluster of this scheduler (tcp://HOST:PORT) instead of local processes; needs `pip install 'zoneproof[cluster]'`. The output is the same.")
+@scheduler_option
 @progress_options
 @project_defaults
 def check(rulesets, without, property_ids, properties, players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size, seed, timeout, out_dir, output_format, emit, no_lint, jobs, scheduler, quiet, verbose, project) -> int:
@@ -355,9 +359,10 @@ LINT_EXIT_CODES = (
 @click.option("--format", "output_format", type=click.Choice(FORMATS), default="text", show_default=True, help=FORMAT_HELP)
 @click.option("--witness", is_flag=True, help="Write, for every property whose trigger fires, a trace where it does (an ITF trace for `zoneproof replay`).")
 @jobs_option("the rule sets")
+@scheduler_option
 @progress_options
 @project_defaults
-def lint_command(rulesets, without, property_ids, properties, players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size, seed, timeout, out_dir, output_format, witness, jobs, quiet, verbose, project) -> int:
+def lint_command(rulesets, without, property_ids, properties, players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size, seed, timeout, out_dir, output_format, witness, jobs, scheduler, quiet, verbose, project) -> int:
     """Lint RULESETS (default: those of the project config, or every built-in rule set) within the scope.
 
     Dead actions (never enabled in a reachable state), dead rules (removing them changes no reachable
@@ -381,7 +386,7 @@ def lint_command(rulesets, without, property_ids, properties, players, cards, si
 
         tasks = [partial(lint, ruleset, props, scope, seed=seed, timeout=timeout) for ruleset in chosen]
         try:
-            for report in in_order(tasks, jobs or available_cores(), shown.listener):
+            for report in in_order(tasks, jobs or available_cores(), shown.listener, scheduler):
                 show(report)
         except Interrupted as e:
             for _, report in sorted(e.known.items()):
@@ -460,9 +465,10 @@ DIFF_EXIT_CODES = (
 @click.option("--format", "output_format", type=click.Choice(FORMATS), default="text", show_default=True, help=FORMAT_HELP)
 @click.option("--html", "html_file", type=click.Path(path_type=Path), metavar="FILE", help="Also write a page that draws each verdict flip's counterexample and each behaviour difference's two runs side by side.")
 @jobs_option("the checks of A, those of B and the search for behaviours that differ")
+@scheduler_option
 @progress_options
 @project_defaults
-def diff_command(ruleset_a, ruleset_b, without_a, without_b, property_ids, properties, players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size, seed, timeout, out_dir, output_format, html_file, jobs, quiet, verbose, project) -> int:
+def diff_command(ruleset_a, ruleset_b, without_a, without_b, property_ids, properties, players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size, seed, timeout, out_dir, output_format, html_file, jobs, scheduler, quiet, verbose, project) -> int:
     """Compare rule sets A and B (names or .toml paths) within the scope.
 
     Shows the rules that differ; each property's verdict under A and under B, with a counterexample
@@ -483,7 +489,7 @@ def diff_command(ruleset_a, ruleset_b, without_a, without_b, property_ids, prope
     output = output_for(output_format, "diff", out)
     with progress.display(None, quiet, verbose) as shown:
         try:
-            result = diff(a, b, props, scope, seed=seed, timeout=timeout, jobs=jobs or available_cores(), listener=shown.listener)
+            result = diff(a, b, props, scope, seed=seed, timeout=timeout, jobs=jobs or available_cores(), listener=shown.listener, scheduler=scheduler)
         except Interrupted as e:
             output.diff(e.known, _write_diff_files(e.known, out_dir))
             output.finish(diff_summary(e.known, time.monotonic() - started, ExitCode.INTERRUPTED))
@@ -551,9 +557,10 @@ COVERAGE_EXIT_CODES = (
 @timeout_option("check (rule removed and property)")
 @click.option("--format", "output_format", type=click.Choice(FORMATS), default="text", show_default=True, help=FORMAT_HELP)
 @jobs_option("the unmodified rule set and runs of the rules to remove")
+@scheduler_option
 @progress_options
 @project_defaults
-def coverage_command(ruleset_name, without, property_ids, properties, players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size, seed, timeout, output_format, jobs, quiet, verbose, project) -> int:
+def coverage_command(ruleset_name, without, property_ids, properties, players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size, seed, timeout, output_format, jobs, scheduler, quiet, verbose, project) -> int:
     """Remove each rule of RULESET in turn and re-check every property: print which property fails (at
     which depth) for each removed rule, and list the unguarded rules, whose removal no property notices."""
     scope = _scope(players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size)
@@ -563,7 +570,7 @@ def coverage_command(ruleset_name, without, property_ids, properties, players, c
     output = output_for(output_format, "coverage", out)
     with progress.display(None, quiet, verbose) as shown:
         try:
-            result = coverage(ruleset, props, scope, seed=seed, timeout=timeout, jobs=jobs or available_cores(), listener=shown.listener)
+            result = coverage(ruleset, props, scope, seed=seed, timeout=timeout, jobs=jobs or available_cores(), listener=shown.listener, scheduler=scheduler)
         except Interrupted as e:
             if e.known is not None:
                 output.coverage(e.known, props)

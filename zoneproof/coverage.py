@@ -50,17 +50,17 @@ def _applies(baseline: CheckResult) -> bool:
 
 
 def coverage(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int = 0, timeout: float = 60.0, jobs: int = 1,
-             listener: Callable[[Activity], None] | None = None) -> Coverage:
-    """The matrix, with the removals shared among up to `jobs` worker processes (each a run of
-    consecutive rules on one unrolling; `batch.in_order`, whose workers report their progress to
-    `listener`). An interrupt raises Interrupted with the Coverage of the rules checked before it,
+             listener: Callable[[Activity], None] | None = None, scheduler: str | None = None) -> Coverage:
+    """The matrix, with the removals shared among `jobs` tasks (each a run of consecutive rules
+    over one transition system), for as many worker processes or a Dask `scheduler`'s cluster
+    (`batch.in_order`, whose workers report their progress to `listener`). An interrupt raises Interrupted with the Coverage of the rules checked before it,
     or None when the unmodified rule set was not checked yet."""
     checked = [r.id for r in ruleset.in_force if r.behaviour is not Behaviour.DOCUMENTED]
     parts = max(1, min(jobs, len(checked)))
     chunks = [checked[i * len(checked) // parts:(i + 1) * len(checked) // parts] for i in range(parts)]
     tasks = [partial(check_properties, ruleset, props, scope, seed=seed, timeout=timeout)]
     tasks += [partial(check_removals, ruleset, chunk, props, scope, seed=seed, timeout=timeout) for chunk in chunks if chunk]
-    results = in_order(tasks, jobs, listener)
+    results = in_order(tasks, jobs, listener, scheduler)
     baseline: list[CheckResult] | None = None
     removals: dict[str, list[CheckResult]] = {}
     try:

@@ -125,10 +125,10 @@ def rule_differences(a: RuleSet, b: RuleSet) -> list[RuleDifference]:
 
 
 def diff(a: RuleSet, b: RuleSet, props: list[Property], scope: Scope, seed: int = 0, timeout: float = 60.0, jobs: int = 1,
-         listener: Callable[[progress.Activity], None] | None = None) -> DiffResult:
+         listener: Callable[[progress.Activity], None] | None = None, scheduler: str | None = None) -> DiffResult:
     """The comparison; the checks of A, those of B and the search for behaviours that differ are
-    tasks for up to `jobs` worker processes (`batch.in_order`, whose workers report their progress
-    to `listener`). An interrupt raises Interrupted with the DiffResult of what was finished before
+    tasks for up to `jobs` worker processes, or a Dask `scheduler`'s cluster (`batch.in_order`,
+    whose workers report their progress to `listener`). An interrupt raises Interrupted with the DiffResult of what was finished before
     it (`finished` false): the verdicts known (unknown where not), the behaviour differences found."""
     started = time.monotonic()
     # One state space for both: commander slots when either is of the Commander variant (in a rule
@@ -138,7 +138,7 @@ def diff(a: RuleSet, b: RuleSet, props: list[Property], scope: Scope, seed: int 
     tasks.append(partial(behaviour_differences, a, b, joint, seed, timeout))
     done: list = []
     try:
-        for task_result in in_order(tasks, jobs, listener):
+        for task_result in in_order(tasks, jobs, listener, scheduler):
             done.append(task_result)
     except Interrupted as e:
         known = dict(enumerate(done)) | {i: r.known if isinstance(r, Unfinished) else r for i, r in e.known.items()}
