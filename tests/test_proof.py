@@ -1,6 +1,8 @@
-"""Proofs at every depth: which readings survive an unbounded run, and a planted bug is never proved."""
+"""Proofs at every depth: which readings survive an unbounded run, a planted bug is never proved, and
+every proof agrees with the explicit-state search."""
 
 from zoneproof.check import Verdict, check_properties
+from zoneproof.explicit import check_explicitly
 from zoneproof.model import Scope
 from zoneproof.proof import lemmas, wrap_safe
 from zoneproof.properties import parse_properties, stock_properties
@@ -42,3 +44,21 @@ def test_a_rule_removed_for_a_property_is_found_violated_never_proved():
     removed = {r.prop.id: (r.verdict, r.depth) for r in check_properties(ruleset.without(["400.3"]), props, SMALL)}
     assert removed["owner-zones"] == (Verdict.VIOLATED, 2)
     assert removed["one-zone"][0] is Verdict.PROVED
+
+
+def test_every_proof_agrees_with_the_explicit_search_of_every_run_to_the_depth():
+    """A `proved` rests on Z3 answering unsat; the explicit-state search, which runs every reachable
+    state through the interpreter, must find no violation of it up to the depth, and agree on every
+    other verdict and shortest depth."""
+    ruleset = load_ruleset("mtg-current")
+    props = list(stock_properties())
+    scope = Scope(players=1, cards=1, sideboard=1, tokens=1, depth=4, hand=1)
+    symbolic = check_properties(ruleset, props, scope, timeout=900)
+    explicit = check_explicitly(ruleset, props, scope)
+    assert not explicit.budget_reached
+    proved = [r.prop.id for r in symbolic if r.verdict is Verdict.PROVED]
+    assert len(proved) >= 15
+    found = {r.prop.id: (r.verdict.value, r.depth) for r in explicit.results}
+    assert {p: found[p] for p in proved} == {p: ("holds", 4) for p in proved}
+    others = {r.prop.id: (r.verdict.value, r.depth) for r in symbolic if r.verdict is not Verdict.PROVED}
+    assert others == {p: found[p] for p in others}
