@@ -68,7 +68,8 @@ def test_the_workflow_commands_install_check_and_write_the_reports_it_uploads(ru
 @pytest.mark.skipif(shutil.which("git") is None, reason="pre-commit needs git, which is not installed")
 def test_the_pre_commit_hook_lints_the_changed_rule_sets(rules_repo, tmp_path):
     pytest.importorskip("pre_commit", reason="pre-commit is not installed")
-    env = os.environ | {"PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home")}
+    path = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])  # the hook runs `zoneproof`
+    env = os.environ | {"PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home"), "PATH": path}
     subprocess.run(["git", "init", "-q"], cwd=rules_repo, check=True)
     subprocess.run(["git", "add", "-A"], cwd=rules_repo, check=True)
 

@@ -252,7 +252,7 @@ def test_the_mulligan_properties_hold_under_the_2015_rule_sets():
     props = [PROPS[p] for p in ("mulligan-hand-size", "mulligan-conserves", "mulligan-keep-zero", "mulligan-look-smaller", "opening-hand-actions", "ordered-zones")]
     for ruleset in (ORIGINS, BFZ, COMMANDER, COMMANDER_BFZ):
         results = check_properties(ruleset, props, scope)
-        assert [r.verdict for r in results] == [Verdict.HOLDS] * len(props), [(r.prop.id, r.verdict, r.reason) for r in results]
+        assert all(r.verdict.holds for r in results), [(r.prop.id, r.verdict, r.reason) for r in results]
 
 
 @pytest.fixture
