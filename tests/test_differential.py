@@ -16,9 +16,9 @@ smaller scope of their own (one deck card, one token slot and one commander per 
 runs that use the owner's choices: `to_command` on a move and the commanders state-based actions
 list (`cards`).
 
-Hypothesis runs 100 examples per direction for mtg-current by default, 25 per direction for
+Hypothesis runs 40 examples per direction for mtg-current by default, 10 per direction for
 each other built-in rule set (mtg-2010, the 2015 ones, berserk, the Commander ones; the tests are parametrized by rule
-set) and 12 long runs. Examples are cheap because nothing is rebuilt per example: each rule set's
+set) and 5 long runs. Examples are cheap because nothing is rebuilt per example: each rule set's
 relation is unrolled and bit-blasted once per session into a solver that is kept (see Relation),
 the removed rules and the number of steps are assumptions, and a run's facts are pushed and popped.
 The run generator draws among the legal actions the explicit search finds (zoneproof.explicit: the
@@ -67,7 +67,7 @@ from zoneproof.semantics import spec
 from zoneproof.ruleset import RuleSet, builtin_names, load_ruleset
 
 K = ActionKind
-EXAMPLES = int(os.environ.get("ZONEPROOF_EXAMPLES", "100"))
+EXAMPLES = int(os.environ.get("ZONEPROOF_EXAMPLES", "40"))
 DIFFERENTIAL = settings(
     max_examples=EXAMPLES,
     deadline=None,

@@ -4,7 +4,7 @@ On the states and steps of random legal interpreter runs (see test_differential)
 property is evaluated concretely by the interpreter's backend and symbolically by the encoder's;
 the symbolic value, evaluated in a model that gives every variable of the run its value (and no
 other variable any), must be the concrete one. Hypothesis runs as many runs as test_differential
-runs per direction: 200 under mtg-current and 50 under each other rule set of the base game by default
+runs per direction: 40 under mtg-current and 10 under each other rule set of the base game by default
 (ZONEPROOF_EXAMPLES sets the first; the others get a quarter of it).
 """
 
