@@ -214,7 +214,7 @@ class _Sweep:
                 continue
             goals[_changes(rule.id)] = Goal(0, depth - 1, partial(_removal_changes, e, rule_id=rule.id), "changes")
             if not z3.is_false(e.visibility_without(0, rule.id)):
-                goals[_view(rule.id)] = Goal(0, depth, partial(_visibility_without, e, rule_id=rule.id), "views")
+                goals[_view(rule.id)] = Goal(0, depth, partial(e.visibility_without, rule_id=rule.id), "views")
         goals[_CONFLICT] = Goal(0, depth - 1, e.no_outcome, "conflict")
         return goals
 
@@ -366,10 +366,6 @@ def _completed(outcome: Outcome) -> str:
 def _removal_changes(e, k: int, rule_id: str) -> z3.BoolRef:
     """Step k's action and next state are allowed with the rule and not without it, or the other way round."""
     return Xor(And(e.trans(k)), e.trans_without(k, rule_id))
-
-
-def _visibility_without(e, k: int, rule_id: str) -> z3.BoolRef:
-    return e.visibility_without(k, rule_id)
 
 
 def _dead_rule_detail(sweep: _Sweep, rule_id: str) -> str:
