@@ -84,8 +84,9 @@ class Goal:
 
 @dataclass(frozen=True)
 class Outcome:
-    """What the deepening found of one property: violated at `depth` (with the model), no violation
-    up to `depth` (`holds`), or no answer past `depth` (`unknown`, with the reason)."""
+    """What the deepening found of one goal (a property's violation, or a lint question): reached
+    at `depth` (`violated`, with the model), not reached up to `depth`, or no answer past `depth`
+    (`unknown`, with the reason)."""
 
     depth: int
     model: z3.ModelRef | None = None
