@@ -30,7 +30,7 @@ from .replay import confirm
 from .scenario import load_scenario, run_scenario, write_scenario
 from .report import format_property, format_replay, format_ruleset, violation_line
 from .ruleset import _rule_sort_key, builtin_names, load_ruleset
-from .trace import read_trace, write_atomically, write_trace
+from .trace import write_atomically, write_trace
 from .view.board import parse_viewer, view, viewer_label, viewers
 from .view.page import diff_page, run_page
 from .view.sources import load_run

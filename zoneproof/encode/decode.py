@@ -5,8 +5,6 @@ from __future__ import annotations
 import z3
 
 from ..model import (
-    ORDERED_ZONES,
-    PERSONAL_ZONES,
     PLAYER_FIELDS,
     Action,
     ActionKind,

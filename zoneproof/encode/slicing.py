@@ -14,14 +14,13 @@ each piece), not declared anywhere by hand.
 
 from __future__ import annotations
 
-from functools import cache
 
 import z3
 
 from ..model import ActionKind
 from ..properties import Property, PropertyKind
 from ..solver import Answer, check, new_solver
-from ..terms import And, Not
+from ..terms import Not
 from .backend import SymbolicBackend
 from .system import GUARD, Slice, TransitionSystem
 from .variables import ASSIGNED_FIELDS
