@@ -61,7 +61,8 @@ def test_every_stock_property_holds_under_the_current_rules_but_berserks_markers
 @pytest.mark.parametrize("ruleset_name, rule, prop_id, depth", ORACLE, ids=[f"{n}-{r}-{p}" for n, r, p, _ in ORACLE])
 def test_removing_a_rule_gives_a_shortest_replayable_counterexample(ruleset_name, rule, prop_id, depth, tmp_path):
     ruleset = load_ruleset(ruleset_name).without([rule])
-    scope = Scope(depth=max(depth, Scope().depth))
+    # a counterexample deeper than the default scope is searched with one card per player
+    scope = Scope(depth=depth, cards=1) if depth > Scope().depth else Scope()
     [result] = check_properties(ruleset, [PROPS[prop_id]], scope, timeout=GUARD)
     assert result.verdict is Verdict.VIOLATED
     assert result.depth == depth
@@ -107,7 +108,7 @@ def test_induction_hides_no_violation_among_properties_proved_together():
     # at step 2 without 400.3) must not carry markers-kept (violated at step 3) into a proof.
     ids = ["owner-zones", "exile-in-exile", "one-zone", "zone-wide", "markers-kept", "hidden-zones", "mulligan-hand-size"]
     ruleset = load_ruleset("mtg-current").without(["400.3"])
-    results = check_properties(ruleset, [PROPS[i] for i in ids], Scope(cards=2, depth=5), timeout=GUARD)
+    results = check_properties(ruleset, [PROPS[i] for i in ids], Scope(cards=1, depth=5), timeout=GUARD)
     assert {(r.prop.id, r.depth) for r in results if r.verdict is Verdict.VIOLATED} == {("owner-zones", 2), ("markers-kept", 3)}
     assert {r.prop.id for r in results if r.verdict is Verdict.PROVED} >= {"exile-in-exile", "one-zone", "zone-wide"}
 

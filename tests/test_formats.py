@@ -25,6 +25,7 @@ SARIF_SCHEMA = json.loads((Path(__file__).parent / "schemas" / "sarif-schema-2.1
 TINY = ("--cards", "1", "--depth", "2")
 VIOLATED = ("mtg-current", "-w", "400.3", "-p", "owner-zones", "-p", "tokens", *TINY)
 SCOPE = Scope(cards=1, depth=2)
+LEAGUE = Path(__file__).parents[1] / "examples" / "rules-repo" / "model" / "league.toml"
 
 
 def document(output_format: str, command: str, *items, exit_code: int = 1) -> str:
@@ -180,10 +181,11 @@ def test_diff_in_every_format(run):
 
 
 def test_coverage_in_every_format(run):
-    code, out, _ = run("coverage", "mtg-current", "-p", "owner-zones", *TINY, "--format", "json")
+    # the example repository's league rules: four rules, one of which (400.3) owner-zones notices
+    code, out, _ = run("coverage", str(LEAGUE), "-p", "owner-zones", *TINY, "--format", "json")
     record, summary = json_records(out)
     assert record["type"] == "coverage" and summary["counts"]["rules"] == len(record["rules"]) and summary["exit_code"] == code == 1
-    ruleset = load_ruleset("mtg-current")
+    ruleset = load_ruleset(str(LEAGUE))
     props = [p for p in stock_properties() if p.id == "owner-zones"]
     result = coverage(ruleset, props, SCOPE)
     [suite] = list(JUnitXml.fromstring(document("junit", "coverage", ("coverage", result, props))))
@@ -216,7 +218,7 @@ def test_lint_searches_without_an_answer_or_with_a_checker_bug_in_every_format(c
 
 
 def test_coverage_marks_a_property_violated_with_every_rule_in_force_not_applicable_in_every_format():
-    ruleset = load_ruleset(str(Path(__file__).parents[1] / "examples" / "rules-repo" / "model" / "house.toml"))  # breaks owner-zones
+    ruleset = load_ruleset(str(LEAGUE.with_name("house.toml")))  # breaks owner-zones
     props = [p for p in stock_properties() if p.id in ("owner-zones", "tokens")]
     result = coverage(ruleset, props, SCOPE)
     assert [r.prop.id for r in result.not_applicable] == ["owner-zones"]

@@ -45,5 +45,3 @@ def run_probe(tmp_path: Path, name: str, seed: str | None) -> tuple[str, list[in
 def test_the_printed_seed_reproduces_what_an_xdist_worker_drew(tmp_path):
     seed, first = run_probe(tmp_path, "first", seed=None)
     assert run_probe(tmp_path, "again", seed=seed) == (seed, first)
-    other = str((int(seed) + 1) % 2**32)
-    assert run_probe(tmp_path, "other", seed=other)[1] != first
