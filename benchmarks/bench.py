@@ -27,6 +27,7 @@ Every run is a separate process, so peak memory is that process's maximum RSS.
 from __future__ import annotations
 
 import argparse
+import compileall
 import json
 import os
 import resource
@@ -38,6 +39,7 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
+import zoneproof
 from zoneproof.explicit import MAX_STATES
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -229,6 +231,9 @@ def main() -> None:
         parser.error("--spin-cards takes numbers such as 2,3,4 and --spin-depths numbers or ranges such as 4-12 or 8,12")
     if not all(1 <= c <= 8 for c in options.spin_cards) or not all(0 <= d <= 40 for d in options.spin_depths):
         parser.error("--spin-cards must be within 1..8 and --spin-depths within 0..40 (zoneproof's scope)")
+    # zoneproof's bytecode, as `pip install .` writes it: a source tree run with PYTHONDONTWRITEBYTECODE
+    # would otherwise compile every module again in every process measured.
+    compileall.compile_dir(Path(zoneproof.__file__).parent, quiet=1)
     workdir = tempfile.mkdtemp(prefix="zoneproof-bench-")
     peaks = []
 

@@ -12,29 +12,23 @@ from functools import partial, wraps
 from pathlib import Path
 
 import click
-import tomli_w
 from rich.console import Console
 
 from . import __version__, certify, progress
 from .batch import Unfinished, available_cores, check_rulesets, in_order
 from .check import DEFAULT_RLIMIT, CheckResult, Verdict
-from .coverage import coverage
 from .lint import Status, lint
-from .diff import behaviour_scenarios, diff
 from .config import SETTINGS, Project, find_project
 from .errors import ExitCode, InputError, InputErrors, Interrupted, did_you_mean
 from .formats import FORMAT_HELP, FORMATS, check_summary, coverage_summary, diff_summary, lint_summary, output_for, run_summary
 from .model import PLAYER_NAMES, ActionKind, Scope, team_size_problem
 from .properties import Property, load_properties, stock_properties
-from .replay import confirm
-from .scenario import load_scenario, run_scenario, write_scenario
 from .report import format_property, format_replay, format_ruleset, violation_line
 from .ruleset import _rule_sort_key, builtin_names, load_ruleset
 from .trace import write_atomically, write_trace
-from .view.board import parse_viewer, view, viewer_label, viewers
-from .view.page import diff_page, run_page
-from .view.sources import load_run
-from .view.terminal import show_renderables
+
+# The modules only some commands use (diff, coverage, scenarios, the viewer) are imported by those
+# commands, so that a check does not wait for them.
 
 EXIT_CODES_HELP = (
     "Exit codes: 0 every verdict as the rule set expects (holds unless it declares [[expect]]); "
@@ -229,6 +223,8 @@ def _write_certificate(r: CheckResult, directory: Path, scope) -> Path:
 
 def _write_counterexample(r: CheckResult, directory: Path, emit: tuple[str, ...]) -> Path:
     """Write the counterexample in the forms asked for; return the path shown (the trace's if written)."""
+    from .scenario import write_scenario
+
     stem = directory / f"{r.ruleset.label}--{r.prop.id}"
     shown = []
     try:
@@ -323,6 +319,8 @@ def lint_exit_code(reports) -> int:
 def _write_lint_files(report, out_dir: Path, witness: bool) -> dict:
     """Write each conflict as a scenario (its last step must be refused) and, with `witness`, each
     triggered property's witness trace. Returns what was written, keyed as format_lint expects."""
+    from .scenario import write_scenario
+
     written: dict = {}
     try:
         for index, c in enumerate(report.conflicts):
@@ -477,6 +475,9 @@ def diff_command(ruleset_a, ruleset_b, without_a, without_b, property_ids, prope
     (the run under the side that allows it, and under the other side, where the last step is refused
     or ends elsewhere).
     """
+    from .diff import diff
+    from .view.page import diff_page
+
     scope = _scope(players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size)
     a = _ruleset(project, ruleset_a).without(list(without_a))
     b = _ruleset(project, ruleset_b).without(list(without_b))
@@ -508,6 +509,10 @@ def diff_command(ruleset_a, ruleset_b, without_a, without_b, property_ids, prope
 def _write_diff_files(result, out_dir: Path) -> dict:
     """Write each verdict flip's counterexample and each behaviour difference's two scenarios;
     the paths, by id of the flip's violated result or of the difference."""
+    import tomli_w
+
+    from .diff import behaviour_scenarios
+
     a, b = result.a, result.b
     paths: dict = {}
     for f in result.flips:
@@ -563,6 +568,8 @@ COVERAGE_EXIT_CODES = (
 def coverage_command(ruleset_name, without, property_ids, properties, players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size, seed, timeout, output_format, jobs, scheduler, quiet, verbose, project) -> int:
     """Remove each rule of RULESET in turn and re-check every property: print which property fails (at
     which depth) for each removed rule, and list the unguarded rules, whose removal no property notices."""
+    from .coverage import coverage
+
     scope = _scope(players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size)
     ruleset = _ruleset(project, ruleset_name).without(list(without))
     props = _select_properties(list(properties), list(property_ids), (ruleset,))
@@ -598,6 +605,8 @@ def coverage_exit_code(result) -> int:
 @click.option("--ruleset", "ruleset_file", metavar="FILE", help="The rule set to replay under (a built-in name or a .toml path), when the file the trace records has moved; its content must be the recorded one.")
 def replay(trace_file: Path, ruleset_file: str | None) -> int:
     """Re-execute a trace in the interpreter, compare every state, and confirm the violation."""
+    from .replay import confirm
+
     confirmation = confirm(trace_file, ruleset_file)
     for line in format_replay(confirmation):
         out.print(line, markup=False)
@@ -612,6 +621,9 @@ def run(files, output_format, project) -> int:
     """Run scenario files (.toml) in the interpreter and check their expectations; an ITF trace
     (.itf.json) is replayed instead. A failing expectation never stops the other scenarios.
     Without FILES, the scenario folders of the project config."""
+    from .replay import confirm
+    from .scenario import load_scenario, run_scenario
+
     started = time.monotonic()
     if project is not None and not files:
         files = project.scenario_files()
@@ -662,6 +674,11 @@ def _write_page(path: Path, html: str) -> None:
 def show(file: Path, html_file: Path | None, view_as: str | None, step: int | None, all_steps: bool) -> int:
     """Draw a trace (a counterexample, a lint witness: .itf.json) or a scenario (.toml, run in the
     interpreter) as boards: in the terminal, or as an HTML page with --html."""
+    from .view.board import parse_viewer, view, viewer_label, viewers
+    from .view.page import run_page
+    from .view.sources import load_run
+    from .view.terminal import show_renderables
+
     _check_page_file(html_file)
     shown = load_run(file)
     viewer = parse_viewer(view_as or "everyone", shown.world.players)
