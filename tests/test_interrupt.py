@@ -98,38 +98,9 @@ def test_sigint_to_the_process_stops_it_promptly_with_exit_130(tmp_path):
 
 
 def test_ctrl_c_in_a_terminal_stops_the_workers_too(tmp_path):
-    pid, terminal = pty.fork()
-    if pid == 0:  # the child: a terminal of its own, as a user's shell would give it
-        default_sigint()
-        os.chdir(tmp_path)
-        os.execv(sys.executable, zoneproof(*LONG[:1], "berserk", *LONG[1:], "--jobs", "2"))
-    output = b""
-    workers: set[int] = set()
-    started = time.monotonic()
-    while not workers and time.monotonic() - started < 60:  # wait for the workers to start
-        output += _read(terminal, 0.2)
-        workers = children(pid)
-    wait_for_cpu(lambda: children(pid), 4.0)  # the workers are solving
-    workers = children(pid)
-    assert workers
-    os.write(terminal, b"\x03")  # Ctrl-C
-    sent = time.monotonic()
-    while True:
-        chunk = _read(terminal, 0.2)
-        output += chunk
-        done, status = os.waitpid(pid, os.WNOHANG)
-        if done:
-            break
-        assert time.monotonic() - sent < PROMPT, output
-    output += _read(terminal, 0.2)
-    text = output.decode(errors="replace")
-    assert os.waitstatus_to_exitcode(status) == 130, text
+    code, text = ctrl_c_in_a_terminal(tmp_path, [*LONG[:1], "berserk", *LONG[1:], "--jobs", "2"], solving=4.0)
+    assert code == 130, text
     assert "zoneproof: interrupted" in text and "Traceback" not in text
-    deadline = time.monotonic() + PROMPT
-    while any(alive(w) for w in workers) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert not any(alive(w) for w in workers)
-    no_partial_files(tmp_path)
 
 
 def _read(fd: int, wait: float) -> bytes:
