@@ -73,8 +73,10 @@ def alive(pid: int) -> bool:
     return state != "Z"
 
 
-def test_sigint_to_the_process_stops_it_promptly_with_exit_130(tmp_path):
-    process = subprocess.Popen(zoneproof(*LONG, "--jobs", "1", "--out", str(tmp_path / "out")), cwd=tmp_path, stdout=subprocess.PIPE,
+def sigint_to_the_process(tmp_path: Path, args: list[str]) -> tuple[str, str]:
+    """Run zoneproof, send SIGINT to it alone once it is solving, and check that it stops promptly
+    with exit 130, a last line on stderr that says so and no traceback; its stdout and stderr."""
+    process = subprocess.Popen(zoneproof(*args), cwd=tmp_path, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True, preexec_fn=default_sigint)
     wait_for_cpu(lambda: [process.pid], 3.0)  # past the imports, into the solving, however loaded the machine is
     assert process.poll() is None, process.communicate()
@@ -90,6 +92,11 @@ def test_sigint_to_the_process_stops_it_promptly_with_exit_130(tmp_path):
     assert process.returncode == 130
     assert "Traceback" not in err
     assert err.strip().splitlines()[-1].startswith("zoneproof: interrupted")
+    return out, err
+
+
+def test_sigint_to_the_process_stops_it_promptly_with_exit_130(tmp_path):
+    out, _ = sigint_to_the_process(tmp_path, [*LONG, "--jobs", "1", "--out", str(tmp_path / "out")])
     # what is printed is finished: the properties proved before the interrupt, never ordered-zones as holds or unknown
     lines = [line for line in out.splitlines() if line.startswith("mtg-current")]
     assert all(" holds " in line and "ordered-zones" not in line for line in lines)
@@ -145,22 +152,7 @@ TINY = ["--cards", "1", "--sideboard", "0", "--tokens", "0", "--depth", "2"]
 
 
 def test_sigint_stops_lint_promptly_and_the_json_output_ends_with_its_summary(tmp_path):
-    process = subprocess.Popen(zoneproof(*LINT_LONG, "--jobs", "1", "--format", "json", "--witness"), cwd=tmp_path,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=default_sigint)
-    wait_for_cpu(lambda: [process.pid], 3.0)
-    assert process.poll() is None, process.communicate()
-    sent = time.monotonic()
-    process.send_signal(signal.SIGINT)
-    try:
-        out, err = process.communicate(timeout=60)
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.communicate()
-    assert time.monotonic() - sent < PROMPT
-    assert process.returncode == 130
-    assert "Traceback" not in err
-    assert err.strip().splitlines()[-1].startswith("zoneproof: interrupted")
+    out, _ = sigint_to_the_process(tmp_path, [*LINT_LONG, "--jobs", "1", "--format", "json", "--witness"])
     [summary] = [json.loads(line) for line in out.splitlines()]  # no report was finished: the summary alone
     assert summary["type"] == "summary" and summary["command"] == "lint" and summary["exit_code"] == 130
     assert not (tmp_path / "counterexamples").exists() or not any((tmp_path / "counterexamples").iterdir())
