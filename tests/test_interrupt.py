@@ -9,6 +9,7 @@ searches and answers `unknown`; that must stop the run, not read as a timeout).
 
 from __future__ import annotations
 
+import json
 import os
 import pty
 import select
@@ -20,6 +21,7 @@ from pathlib import Path
 
 import z3
 
+from conftest import json_records
 from zoneproof.solver import INTERRUPTED
 
 # Long enough to be interrupted on any machine: ordered-zones at depth 6 takes minutes.
@@ -71,8 +73,10 @@ def alive(pid: int) -> bool:
     return state != "Z"
 
 
-def test_sigint_to_the_process_stops_it_promptly_with_exit_130(tmp_path):
-    process = subprocess.Popen(zoneproof(*LONG, "--jobs", "1", "--out", str(tmp_path / "out")), cwd=tmp_path, stdout=subprocess.PIPE,
+def sigint_to_the_process(tmp_path: Path, args: list[str]) -> tuple[str, str]:
+    """Run zoneproof, send SIGINT to it alone once it is solving, and check that it stops promptly
+    with exit 130, a last line on stderr that says so and no traceback; its stdout and stderr."""
+    process = subprocess.Popen(zoneproof(*args), cwd=tmp_path, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True, preexec_fn=default_sigint)
     wait_for_cpu(lambda: [process.pid], 3.0)  # past the imports, into the solving, however loaded the machine is
     assert process.poll() is None, process.communicate()
@@ -88,6 +92,11 @@ def test_sigint_to_the_process_stops_it_promptly_with_exit_130(tmp_path):
     assert process.returncode == 130
     assert "Traceback" not in err
     assert err.strip().splitlines()[-1].startswith("zoneproof: interrupted")
+    return out, err
+
+
+def test_sigint_to_the_process_stops_it_promptly_with_exit_130(tmp_path):
+    out, _ = sigint_to_the_process(tmp_path, [*LONG, "--jobs", "1", "--out", str(tmp_path / "out")])
     # what is printed is finished: the properties proved before the interrupt, never ordered-zones as holds or unknown
     lines = [line for line in out.splitlines() if line.startswith("mtg-current")]
     assert all(" holds " in line and "ordered-zones" not in line for line in lines)
@@ -96,38 +105,9 @@ def test_sigint_to_the_process_stops_it_promptly_with_exit_130(tmp_path):
 
 
 def test_ctrl_c_in_a_terminal_stops_the_workers_too(tmp_path):
-    pid, terminal = pty.fork()
-    if pid == 0:  # the child: a terminal of its own, as a user's shell would give it
-        default_sigint()
-        os.chdir(tmp_path)
-        os.execv(sys.executable, zoneproof(*LONG[:1], "berserk", *LONG[1:], "--jobs", "2"))
-    output = b""
-    workers: set[int] = set()
-    started = time.monotonic()
-    while not workers and time.monotonic() - started < 60:  # wait for the workers to start
-        output += _read(terminal, 0.2)
-        workers = children(pid)
-    wait_for_cpu(lambda: children(pid), 4.0)  # the workers are solving
-    workers = children(pid)
-    assert workers
-    os.write(terminal, b"\x03")  # Ctrl-C
-    sent = time.monotonic()
-    while True:
-        chunk = _read(terminal, 0.2)
-        output += chunk
-        done, status = os.waitpid(pid, os.WNOHANG)
-        if done:
-            break
-        assert time.monotonic() - sent < PROMPT, output
-    output += _read(terminal, 0.2)
-    text = output.decode(errors="replace")
-    assert os.waitstatus_to_exitcode(status) == 130, text
+    code, text = ctrl_c_in_a_terminal(tmp_path, [*LONG[:1], "berserk", *LONG[1:], "--jobs", "2"], solving=4.0)
+    assert code == 130, text
     assert "zoneproof: interrupted" in text and "Traceback" not in text
-    deadline = time.monotonic() + PROMPT
-    while any(alive(w) for w in workers) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert not any(alive(w) for w in workers)
-    no_partial_files(tmp_path)
 
 
 def _read(fd: int, wait: float) -> bytes:
@@ -162,3 +142,112 @@ def test_a_z3_search_cancelled_by_sigint_interrupts_and_the_finished_results_are
     assert out.splitlines()[-1].startswith("3 checks: 0 violated, 0 holds")
     assert err.strip().splitlines()[-1].startswith("zoneproof: interrupted")
     assert not Path("counterexamples").exists()
+
+
+# ---------------------------------------------------------------- lint and coverage
+
+LINT_LONG = ["lint", "mtg-current", "-p", "ordered-zones", "--depth", "6", "--timeout", "600"]
+COVERAGE_LONG = ["coverage", "mtg-current", "-p", "ordered-zones", "--depth", "6", "--timeout", "600"]
+TINY = ["--cards", "1", "--sideboard", "0", "--tokens", "0", "--depth", "2"]
+
+
+def test_sigint_stops_lint_promptly_and_the_json_output_ends_with_its_summary(tmp_path):
+    out, _ = sigint_to_the_process(tmp_path, [*LINT_LONG, "--jobs", "1", "--format", "json", "--witness"])
+    [summary] = [json.loads(line) for line in out.splitlines()]  # no report was finished: the summary alone
+    assert summary["type"] == "summary" and summary["command"] == "lint" and summary["exit_code"] == 130
+    assert not (tmp_path / "counterexamples").exists() or not any((tmp_path / "counterexamples").iterdir())
+    no_partial_files(tmp_path)
+
+
+def ctrl_c_in_a_terminal(tmp_path: Path, args: list[str], solving: float) -> tuple[int, str]:
+    """Run zoneproof in a pseudo-terminal of its own, type Ctrl-C once its workers are solving,
+    and check that it and they stop promptly; the exit code and what the terminal showed."""
+    pid, terminal = pty.fork()
+    if pid == 0:  # the child: a terminal of its own, as a user's shell would give it
+        default_sigint()
+        os.chdir(tmp_path)
+        os.execv(sys.executable, zoneproof(*args))
+    output = b""
+    workers: set[int] = set()
+    started = time.monotonic()
+    while not workers and time.monotonic() - started < 60:  # wait for the workers to start
+        output += _read(terminal, 0.2)
+        workers = children(pid)
+    wait_for_cpu(lambda: children(pid), solving)  # the workers are solving
+    workers = children(pid)
+    assert workers
+    os.write(terminal, b"\x03")  # Ctrl-C
+    sent = time.monotonic()
+    while True:
+        output += _read(terminal, 0.2)
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            break
+        assert time.monotonic() - sent < PROMPT, output
+    output += _read(terminal, 0.2)
+    deadline = time.monotonic() + PROMPT
+    while any(alive(w) for w in workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(alive(w) for w in workers)
+    no_partial_files(tmp_path)
+    return os.waitstatus_to_exitcode(status), output.decode(errors="replace")
+
+
+def test_ctrl_c_in_a_terminal_stops_coverage_and_its_workers(tmp_path):
+    code, text = ctrl_c_in_a_terminal(tmp_path, [*COVERAGE_LONG, "--jobs", "2"], solving=2.5)
+    assert code == 130, text
+    assert "zoneproof: interrupted" in text and "Traceback" not in text
+
+
+class Interrupting:
+    """Z3 reports every search as cancelled by SIGINT once `progress.working_on` has announced
+    `after` tasks: the run is interrupted at the start of the next one, deterministically."""
+
+    def __init__(self, monkeypatch, after: int):
+        import zoneproof.progress as progress
+
+        self.started: list[str] = []
+        real_working_on, real_check, real_reason = progress.working_on, z3.Solver.check, z3.Solver.reason_unknown
+
+        def working_on(ruleset, what):
+            self.started.append(ruleset)
+            real_working_on(ruleset, what)
+
+        stopped = lambda: len(self.started) > after  # noqa: E731
+        monkeypatch.setattr(progress, "working_on", working_on)
+        monkeypatch.setattr(z3.Solver, "check", lambda solver, *a: z3.unknown if stopped() else real_check(solver, *a))
+        monkeypatch.setattr(z3.Solver, "reason_unknown", lambda solver: INTERRUPTED if stopped() else real_reason(solver))
+
+
+def test_an_interrupted_lint_prints_the_reports_finished_and_writes_only_theirs(run, monkeypatch, tmp_path):
+    """berserk's lint finishes, then Ctrl-C in mtg-current's: berserk's report and witness traces,
+    nothing of mtg-current's, exit 130."""
+    Interrupting(monkeypatch, after=1)
+    code, out, err = run("lint", "berserk", "mtg-current", "-p", "owner-zones", "-p", "tokens", "--witness", "--jobs", "1", *TINY)
+    assert code == 130
+    assert out.startswith("lint berserk: ") and "lint mtg-current" not in out
+    assert out.rstrip().splitlines()[-1].startswith("  ✗ ")  # berserk's report is there to its last line
+    assert err.strip().splitlines()[-1].startswith("zoneproof: interrupted")
+    written = sorted(p.name for p in (tmp_path / "counterexamples").iterdir())
+    assert written == ["berserk--owner-zones--witness.itf.json"]
+    code, replayed, _ = run("replay", str(tmp_path / "counterexamples" / written[0]))
+    assert code == 0, replayed
+    no_partial_files(tmp_path)
+
+
+def test_an_interrupted_coverage_prints_the_rules_checked_before_it(run, monkeypatch):
+    """Ctrl-C while the fourth rule's removal is checked: the three rules checked before it have
+    rows, marked as the part checked; the JSON document says it is not finished; exit 130."""
+    interrupting = Interrupting(monkeypatch, after=4)  # the unmodified rule set, then three removals
+    code, out, err = run("coverage", "mtg-current", "-p", "owner-zones", "--jobs", "1", "--format", "json", *TINY)
+    assert code == 130
+    [matrix, summary] = json_records(out)
+    checked = [row["rule"] for row in matrix["rules"] if row["results"]]
+    assert checked == ["111.7", "111.8", "400.2"]  # the first three rules that constrain something, in the file's order
+    assert matrix["finished"] is False and matrix["baseline"]["owner-zones"]["verdict"] == "holds"
+    assert summary["exit_code"] == 130
+    assert err.strip().splitlines()[-1].startswith("zoneproof: interrupted")
+    interrupting.started.clear()
+    code, out, _ = run("coverage", "mtg-current", "-p", "owner-zones", "--jobs", "1", *TINY)
+    assert code == 130
+    assert "checked before the interrupt" in out

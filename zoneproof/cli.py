@@ -19,7 +19,7 @@ from .batch import Unfinished, available_cores, check_rulesets, in_order
 from .check import DEFAULT_RLIMIT, CheckResult, Verdict
 from .lint import Status, lint
 from .config import SETTINGS, Project, find_project
-from .errors import ExitCode, InputError, InputErrors, Interrupted, did_you_mean
+from .errors import CheckerBug, ExitCode, InputError, InputErrors, Interrupted, did_you_mean
 from .formats import FORMAT_HELP, FORMATS, check_summary, coverage_summary, diff_summary, lint_summary, output_for, run_summary
 from .model import PLAYER_NAMES, ActionKind, Scope, team_size_problem
 from .properties import Property, load_properties, stock_properties
@@ -740,6 +740,9 @@ def main(argv: list[str] | None = None) -> int:
         return ExitCode.BAD_INPUT
     except KeyboardInterrupt:
         return _interrupted()
+    except CheckerBug as e:  # one that no result could carry, from this process or a worker
+        print(f"zoneproof: checker bug: {' '.join(str(e).split())} (a bug in zoneproof, not in the input; please report it)", file=sys.stderr)
+        return CHECKER_BUG
     return int(code) if isinstance(code, int) else ExitCode.OK
 
 

@@ -135,10 +135,18 @@ def lint(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int = 0, t
     to the depth bound: each action and each trigger of a property taken or fired (a probe
     property violated), each rule's removal changing a step or a player's view, an event left
     with no legal outcome. So each is found at its least depth, and the goals of a kind that are
-    not found at a depth are ruled out there by one question."""
+    not found at a depth are ruled out there by one question. A disagreement between Z3 and the
+    interpreter (CheckerBug) anywhere in it gives a report of that checker bug alone."""
     progress.working_on(ruleset.label, "lint")
     started = time.monotonic()
     scope = ruleset.scope_for(scope)
+    try:
+        return _lint(ruleset, props, scope, seed, timeout, rlimit, started)
+    except CheckerBug as bug:
+        return LintReport(ruleset, scope, (), (), (), (), time.monotonic() - started, (), (str(bug),))
+
+
+def _lint(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int, timeout: float, rlimit: int, started: float) -> LintReport:
     budget = Budget(rlimit, seconds=timeout)
     start = initial_conflict(ruleset, scope, seed, budget)
     if start.conflict is not None:
@@ -157,8 +165,6 @@ def lint(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int = 0, t
         outcomes = sweep.deepening.earliest(sweep.goals(every_probe), budget)
     except Interrupted as e:
         raise KeyboardInterrupt from e
-    except CheckerBug as bug:
-        return LintReport(ruleset, scope, (), (), (), (), time.monotonic() - started, tuple(filter(None, [start.unanswered])), (str(bug),))
     probe = lambda q: sweep.probe_result(q, outcomes[q])  # noqa: E731
     actions = tuple(_action_finding(kind, probe(q)) for kind, q in action_probes.items())
     properties = tuple(_property_finding(p, [probe(q) for q in trigger_probes[p.id]]) for p in props)

@@ -454,7 +454,12 @@ class _Reader:
         self.check_unique([r.id for r in rules], "rule", "id")
         self.check_unique([a.kind.value for a in actions], "action", "name")
         self.check_unique([z.zone.value for z in zones], "zone", "name")
+        declared = {z.zone for z in zones}
         for r in rules:
+            named = rule_tables[index_of[r.id]].get("zones", []) if r.id in index_of else []
+            undeclared = [z.value for z in r.zones if z.value in named and z not in declared]
+            if zones and undeclared:
+                f.attempt(lambda: self.fail(f"rule {r.id} names zone {undeclared[0]}, which the file does not declare; add a [[zone]] for it or leave it out of `zones`", "zones", "rule", index_of[r.id]))
             if r.restates is not None and r.restates not in rule_ids:
                 f.attempt(lambda: self.fail(f"rule {r.id} restates '{r.restates}', which the file does not define", "restates", "rule", index_of.get(r.id)))
         for i, a in enumerate(actions):
