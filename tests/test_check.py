@@ -21,7 +21,8 @@ PROPS = {p.id: p for p in stock_properties()}
 # machine busy with other work makes them slower, not unknown.
 GUARD = 900
 
-# (rule set, rule removed, property, shortest depth) — each at the default scope unless a depth is needed.
+# (rule set, rule removed, property, shortest depth): each at two cards per player and the default
+# depth, or one card per player where the counterexample is deeper.
 ORACLE = [
     ("mtg-current", "400.3", "owner-zones", 2),
     ("mtg-current", "400.7", "new-object", 1),
@@ -61,8 +62,7 @@ def test_every_stock_property_holds_under_the_current_rules_but_berserks_markers
 @pytest.mark.parametrize("ruleset_name, rule, prop_id, depth", ORACLE, ids=[f"{n}-{r}-{p}" for n, r, p, _ in ORACLE])
 def test_removing_a_rule_gives_a_shortest_replayable_counterexample(ruleset_name, rule, prop_id, depth, tmp_path):
     ruleset = load_ruleset(ruleset_name).without([rule])
-    # a counterexample deeper than the default scope is searched with one card per player
-    scope = Scope(depth=depth, cards=1) if depth > Scope().depth else Scope()
+    scope = Scope(depth=depth, cards=1) if depth > Scope().depth else Scope(cards=2)
     [result] = check_properties(ruleset, [PROPS[prop_id]], scope, timeout=GUARD)
     assert result.verdict is Verdict.VIOLATED
     assert result.depth == depth
@@ -78,7 +78,7 @@ def test_removing_a_rule_gives_a_shortest_replayable_counterexample(ruleset_name
 def test_one_zone_is_structural_and_holds_whatever_rule_is_removed():
     base = load_ruleset("mtg-current")
     for rule in ("400.3", "400.7", "111.8", "400.11c"):
-        [result] = check_properties(base.without([rule]), [PROPS["one-zone"]], Scope(depth=2), timeout=GUARD)
+        [result] = check_properties(base.without([rule]), [PROPS["one-zone"]], Scope(cards=1, depth=2), timeout=GUARD)
         assert result.verdict is Verdict.HOLDS
 
 
@@ -99,7 +99,7 @@ def test_induction_proves_a_property_at_every_depth_from_depth_4():
 
 def test_a_property_induction_cannot_prove_is_checked_to_the_depth():
     # tokens fails in unreachable states (a token slot elsewhere than on the battlefield or nowhere)
-    [result] = check_properties(load_ruleset("mtg-current"), [PROPS["tokens"]], Scope(cards=2, depth=5), timeout=GUARD)
+    [result] = check_properties(load_ruleset("mtg-current"), [PROPS["tokens"]], Scope(cards=1, depth=5), timeout=GUARD)
     assert (result.verdict, result.depth) == (Verdict.HOLDS, 5)
 
 

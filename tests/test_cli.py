@@ -81,7 +81,7 @@ def test_same_seed_same_output_and_files(run, tmp_path):
 
 
 def test_the_number_of_jobs_changes_neither_output_nor_files(run, tmp_path):
-    args = ("check", "mtg-2010", "berserk", "--depth", "2", "--cards", "2", "-p", "command-in-command", "-p", "spells-not-permanents")
+    args = ("check", "mtg-2010", "berserk", "--depth", "2", "--cards", "1", "-p", "command-in-command", "-p", "spells-not-permanents")
     one = run(*args, "--jobs", "1", "--out", "one")
     two = run(*args, "--jobs", "2", "--out", "two")
     assert one[0] == two[0] == 1  # lint at depth 2 finds 205.4.markers dead (it needs three steps)
