@@ -278,7 +278,6 @@ def stock_file():
 
 
 @functools.cache
-@functools.cache
 def stock_properties() -> tuple[Property, ...]:
     """The properties shipped with zoneproof (`properties/stock.zp`)."""
     return parse_properties(_read_text(stock_file(), STOCK_FILE), STOCK_FILE)

@@ -437,7 +437,8 @@ class _Reader:
         for i, e in enumerate(expectations):
             if any(x.property == e.property for x in expectations[:i]):
                 f.attempt(lambda: self.fail(f"an expectation for property '{e.property}' is already given; keep one", "property", "expect", i))
-        # Names as written, so that a rule or action with an error of its own raises no second error where it is named.
+        # Names as written, so that a zone, rule or action with an error of its own raises no second error where it is named.
+        zone_names = [t.get("name") for t in doc.get("zone", []) if isinstance(t, dict)] if isinstance(doc.get("zone"), list) else []
         rule_ids = [t.get("id") for t in doc.get("rule", []) if isinstance(t, dict)] if isinstance(doc.get("rule"), list) else []
         action_names = [t.get("name") for t in doc.get("action", []) if isinstance(t, dict)] if isinstance(doc.get("action"), list) else []
         known_dead = tuple(f.each("dead", f.attempt(lambda: self.optional_table_list(doc, "dead"), []), lambda d, i: self.known_dead(d, rule_ids, action_names, "dead")))
@@ -454,11 +455,10 @@ class _Reader:
         self.check_unique([r.id for r in rules], "rule", "id")
         self.check_unique([a.kind.value for a in actions], "action", "name")
         self.check_unique([z.zone.value for z in zones], "zone", "name")
-        declared = {z.zone for z in zones}
         for r in rules:
             named = rule_tables[index_of[r.id]].get("zones", []) if r.id in index_of else []
-            undeclared = [z.value for z in r.zones if z.value in named and z not in declared]
-            if zones and undeclared:
+            undeclared = [z.value for z in r.zones if z.value in named and z.value not in zone_names]
+            if zone_names and undeclared:
                 f.attempt(lambda: self.fail(f"rule {r.id} names zone {undeclared[0]}, which the file does not declare; add a [[zone]] for it or leave it out of `zones`", "zones", "rule", index_of[r.id]))
             if r.restates is not None and r.restates not in rule_ids:
                 f.attempt(lambda: self.fail(f"rule {r.id} restates '{r.restates}', which the file does not define", "restates", "rule", index_of.get(r.id)))
