@@ -3,10 +3,11 @@ exactly; the mtg-current rule set clean with its declared findings; the coverage
 
 from pathlib import Path
 
-from conftest import json_records, long, normalise
+from conftest import EXAMPLE_REPO, json_records, long, normalise
 
 MODEL = Path(__file__).resolve().parent.parent / "model" / "mtg-current.toml"
 SMALL = ("--depth", "2", "-p", "owner-zones")
+HOUSE = EXAMPLE_REPO / "model" / "house.toml"  # its house rule breaks owner-zones
 
 
 def current_text(name: str) -> str:
@@ -35,7 +36,7 @@ def test_a_planted_dead_action_is_reported_and_nothing_else_is_dead(run, tmp_pat
     block_start = text.rindex("[[action]]", 0, start)
     block_end = text.index("[[action]]", start)
     (tmp_path / "dead.toml").write_text(text[:block_start] + text[block_end:], encoding="utf-8")
-    code, (report,), _ = lint_json(run, "dead.toml", "-p", "owner-zones")  # depth 3: every other action is taken
+    code, (report,), _ = lint_json(run, "dead.toml", "-p", "owner-zones", "--cards", "1")  # depth 3: every other action is taken
     dead = {a["action"] for a in report["actions"] if a["status"] == "dead" and not a["known"]}
     assert dead == {"turn_face_down"}
     assert code == 1 and report["conflicts"] == []
@@ -47,7 +48,7 @@ def test_check_runs_lint_and_reports_a_planted_vacuous_property_as_vacuous_not_h
         "  step forall c: object. action.kind == turn_face_down and action.card == c and zone(c) == hand -> zone'(c) == hand\n}\n",
         encoding="utf-8",
     )
-    code, out, _ = run("check", "mtg-current", "--properties", "mine.zp", "-p", "face-down-from-hand", "--depth", "2", "--format", "json")
+    code, out, _ = run("check", "mtg-current", "--properties", "mine.zp", "-p", "face-down-from-hand", "--depth", "2", "--cards", "1", "--format", "json")
     result, report = json_records(out)[:-1]
     assert result["property"] == "face-down-from-hand" and result["verdict"] == "vacuous"
     (finding,) = report["properties"]
@@ -125,9 +126,9 @@ def test_findings_the_file_declares_are_still_searched_for_when_the_scope_grows(
 
 
 def test_coverage_of_a_rule_set_that_already_fails_a_property_is_no_all_clear(run):
-    # a user's rule set without 400.3 already violates owner-zones: removing any rule "breaks" it,
-    # which says nothing about that rule
-    code, out, _ = run("coverage", "mtg-current", "--without", "400.3", "-p", "owner-zones", "--cards", "1", "--sideboard", "0", "--depth", "2", "--jobs", "1")
+    # the example repository's house rules already violate owner-zones: removing any rule "breaks"
+    # it, which says nothing about that rule
+    code, out, _ = run("coverage", str(HOUSE), "-p", "owner-zones", "--cards", "1", "--sideboard", "0", "--depth", "2", "--jobs", "1")
     assert "warning: owner-zones is violated at depth 2 with every rule in force: its column is not applicable" in out
     rows = [line.split() for line in out.splitlines() if line.startswith("  ") and "." in line.split()[0] and len(line.split()) == 2]
     assert rows and {cell for _, cell in rows} <= {"na", "-"}

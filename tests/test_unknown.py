@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 import z3
 
+from conftest import EXAMPLE_REPO
 from zoneproof.check import Verdict, check_properties
 from zoneproof.cli import lint_exit_code
 from zoneproof.coverage import coverage
@@ -130,7 +131,7 @@ def test_diff_unknown_is_never_agree_and_a_longer_difference_says_so(monkeypatch
 
 
 def test_coverage_unknown_is_never_unguarded_for_no_reason(monkeypatch):
-    ruleset = load_ruleset("mtg-current")
+    ruleset = load_ruleset(str(EXAMPLE_REPO / "model" / "league.toml"))  # four rules: 400.3, 400.7, 404.1 and 111.7
     props = [PROPS["owner-zones"], PROPS["exile-in-exile"]]
     run = lambda: coverage(ruleset, props, TINY, timeout=30)  # noqa: E731
     full, total = full_run(monkeypatch, run)
