@@ -179,9 +179,8 @@ def spin_section(options, workdir: str, peaks: list[float]) -> None:
                     spin_text, compile_text, states_text = f"> {spin.seconds:.2f}", "-", "-"
                 unknown = ours["verdict"] == "unknown"
                 incomplete = spin.verdict == "incomplete"
-                proof = " (induction)" if ours["inductive"] else ""
-                verdicts = f"{ours['verdict']} {depth_text(ours)}{proof} / {spin.verdict}"
-                if not incomplete and not unknown and (spin.verdict == "holds") != (ours["verdict"] == "holds"):
+                verdicts = f"{ours['verdict']} {depth_text(ours)} / {spin.verdict}"
+                if not incomplete and not unknown and (spin.verdict == "holds") != (ours["verdict"] in ("holds", "proved")):
                     verdicts += " DISAGREE"
                 if spin.reason:
                     verdicts += f" ({spin.reason})"
@@ -260,7 +259,7 @@ def main() -> None:
             results = [check_record(r[2]) for r in runs]
             seconds = statistics.median(r["seconds"] for r in results)
             large.append(seconds)
-            proof = "induction" if results[-1]["inductive"] else "bounded" if results[-1]["verdict"] == "holds" else ""
+            proof = {"proved": "every depth", "holds": "bounded"}.get(results[-1]["verdict"], "")
             print(f"   {prop:<24}{results[-1]['verdict']:<10}{depth_text(results[-1]):>6}{seconds:>10.2f}  {proof}")
         print(f"   median {statistics.median(large):.2f} s (target 5 s); {sum(x <= 5 for x in large)} of {len(large)} within 5 s")
 
