@@ -19,8 +19,9 @@ import pytest
 from zoneproof.check import Verdict, check_properties
 from zoneproof.errors import InputError
 from zoneproof.lint import lint
-from zoneproof.model import Scope
-from zoneproof.properties import stock_properties
+from zoneproof.interpreter import IllegalAction, World, apply
+from zoneproof.model import Action, ActionKind, CardType, Scope, initial_state, slots_for
+from zoneproof.properties import parse_properties, stock_properties
 from zoneproof.report import format_ruleset
 from zoneproof.ruleset import parse_ruleset
 
@@ -91,6 +92,31 @@ def test_an_action_left_out_is_never_taken():
     with no exile action, nothing is exiled twice."""
     assert verdict(CURRENT, "exile-in-exile", without=("400.8",)) is Verdict.VIOLATED
     assert verdict(edited(EXILE_ACTION, ""), "exile-in-exile", without=("400.8",)) is Verdict.HOLDS
+
+
+NEVER_EXILED = """
+property never-exiled {
+  cites 400.1
+  means "no object is ever in exile"
+  always forall c: object. zone(c) != exile
+}
+"""
+
+
+def test_a_zone_left_out_is_never_entered():
+    """With no [[zone]] for exile, the encoder finds no run that exiles a card, and the interpreter
+    refuses the step that would."""
+    no_exile = edited('[[zone]]\nname = "exile"\npersonal = false\nhidden = false\nordered = false\n', "")
+    [never_exiled] = parse_properties(NEVER_EXILED, "never-exiled.zp")
+    [exiled] = check_properties(parsed(CURRENT), [never_exiled], TINY)
+    [kept_out] = check_properties(parsed(no_exile), [never_exiled], TINY)
+    assert (exiled.verdict, exiled.depth, kept_out.verdict) == (Verdict.VIOLATED, 1, Verdict.HOLDS)
+    scope = parsed(no_exile).scope_for(TINY)
+    slots = slots_for(scope)
+    world = World.of(parsed(no_exile), slots, tuple(CardType.CREATURE for _ in slots), scope)
+    start = initial_state(slots, {p: [s.index for s in slots if s.owner == p] for p in range(scope.players)}, pregame_players=scope.players)
+    with pytest.raises(IllegalAction, match="nothing may enter the exile: the rule set declares no such zone"):
+        apply(world, start, Action(ActionKind.EXILE, card=0))
 
 
 def test_an_expected_verdict_decides_whether_the_result_counts_against_the_run():

@@ -181,6 +181,10 @@ class RuleSet:
             return self.name
         return f"{self.name}--without-{'-'.join(self.removed)}"
 
+    def declares(self, zone: Zone) -> bool:
+        """Whether the file has a [[zone]] for `zone`: nothing may enter a zone it leaves out."""
+        return any(z.zone is zone for z in self.zones)
+
     def rules_for(self, behaviour: Behaviour, zone: Zone | None = None) -> tuple[str, ...]:
         """The rules in force that switch the behaviour on (for `zone`, where the behaviour is per zone)."""
         found = self._rules_for.get((behaviour, zone))

@@ -149,6 +149,8 @@ def arrival(step: SymbolicStep, zone: Zone, size_before) -> tuple[z3.BoolRef, Ar
 
 @implements(Behaviour.ZONE_CLOSED, half="concrete")
 def require_open(step: ConcreteStep, zone: Zone) -> None:
+    """Nothing may enter `zone`: a rule closes it, or the rule set does not declare it."""
+    step.require(step.world.ruleset.declares(zone), f"nothing may enter the {zone.value}: the rule set declares no such zone")
     closed_by = step.world.ruleset.rules_for(Behaviour.ZONE_CLOSED, zone)
     step.require(not closed_by, f"nothing may enter the {zone.value}: rule {closed_by[0] if closed_by else ''} closes it")
 

@@ -295,4 +295,5 @@ class SymbolicStep:
         return self.codes.select(player_expr, self.codes.player[:-1], values[:-1], values[-1])
 
     def zone_closed(self, zone: Zone) -> z3.BoolRef:
-        return self.on(Behaviour.ZONE_CLOSED, zone)
+        """Nothing may enter `zone`: a rule closes it, or the rule set does not declare it."""
+        return self.on(Behaviour.ZONE_CLOSED, zone) if self.system.ruleset.declares(zone) else self.true
