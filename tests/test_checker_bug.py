@@ -8,6 +8,7 @@ and the pool's workers are ended rather than left running.
 from __future__ import annotations
 
 import multiprocessing
+import time
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from functools import partial
@@ -88,4 +89,7 @@ def test_a_checker_bug_in_a_worker_process_reaches_this_process_and_the_workers_
     assert next(results) == 3
     with pytest.raises(CheckerBug, match=PLANTED):
         next(results)
+    ending = time.monotonic() + 10  # the pool is shut down as the bug is raised; its workers end soon after
+    while multiprocessing.active_children() and time.monotonic() < ending:
+        time.sleep(0.1)
     assert multiprocessing.active_children() == []

@@ -19,10 +19,11 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 import z3
 
 from conftest import json_records
-from zoneproof.solver import INTERRUPTED
+from zoneproof.solver import INTERRUPTED, check, interrupts_kept, new_solver
 
 # Long enough to be interrupted on any machine: ordered-zones at depth 6 takes minutes.
 LONG = ["check", "mtg-current", "-p", "owner-zones", "-p", "one-zone", "-p", "ordered-zones", "--depth", "6", "--timeout", "600", "--no-lint"]
@@ -251,3 +252,31 @@ def test_an_interrupted_coverage_prints_the_rules_checked_before_it(run, monkeyp
     code, out, _ = run("coverage", "mtg-current", "-p", "owner-zones", "--jobs", "1", *TINY)
     assert code == 130
     assert "checked before the interrupt" in out
+
+
+class FreedSlowly:
+    """An object whose finaliser runs long enough for a signal sent in it to be handled there, as
+    a Ctrl-C can come while Python frees one of Z3's terms."""
+
+    def __del__(self):
+        os.kill(os.getpid(), signal.SIGINT)
+        deadline = time.monotonic() + 1
+        while time.monotonic() < deadline:
+            pass
+
+
+def test_a_ctrl_c_while_an_object_is_freed_is_not_lost_but_raised_at_the_next_solver_call(capfd):
+    solver = new_solver(z3.Context(), 0)
+    with interrupts_kept():
+        del_in_finaliser = FreedSlowly()
+        del del_in_finaliser  # Python alone would print "Exception ignored" and go on as if no Ctrl-C had come
+        with pytest.raises(KeyboardInterrupt):
+            check(solver, [], 10_000)
+        assert check(solver, [], 10_000).answer.value == "sat"  # raised once, not again
+    assert "Exception ignored" not in capfd.readouterr().err
+
+
+def test_a_ctrl_c_anywhere_else_is_raised_at_once():
+    with interrupts_kept(), pytest.raises(KeyboardInterrupt):
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(5)

@@ -24,6 +24,7 @@ from .formats import FORMAT_HELP, FORMATS, check_summary, coverage_summary, diff
 from .model import PLAYER_NAMES, ActionKind, Scope, team_size_problem
 from .properties import Property, load_properties, stock_properties
 from .report import format_property, format_replay, format_ruleset, violation_line
+from .solver import interrupts_kept
 from .ruleset import _rule_sort_key, builtin_names, load_ruleset
 from .trace import write_atomically, write_trace
 
@@ -719,7 +720,8 @@ def list_(ruleset: str | None, properties) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     try:
-        code = app.main(args=argv if argv is not None else sys.argv[1:], prog_name="zoneproof", standalone_mode=False)
+        with interrupts_kept():
+            code = app.main(args=argv if argv is not None else sys.argv[1:], prog_name="zoneproof", standalone_mode=False)
     except InputError as e:
         for line in str(e).splitlines():  # every error of a file, one per line
             print(f"zoneproof: {line}", file=sys.stderr)

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import signal
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from enum import Enum
-
-import threading
 
 import z3
 
@@ -56,10 +57,47 @@ def restated(formulas: list, seed: int) -> z3.Solver:
 INTERRUPTED = "interrupted from keyboard"
 
 
+# A Ctrl-C that came while Python was freeing a Z3 object: raised at the next solver call instead.
+_deferred_interrupt = threading.Event()
+
+
+def _on_sigint(signum, frame) -> None:
+    """Python's own Ctrl-C, except inside a finaliser (a Z3 object's __del__), where Python would
+    print the KeyboardInterrupt and drop it: that one waits for the next solver call."""
+    while frame is not None:
+        if frame.f_code.co_name == "__del__":
+            _deferred_interrupt.set()
+            return
+        frame = frame.f_back
+    signal.default_int_handler(signum, None)
+
+
+@contextmanager
+def interrupts_kept() -> Iterator[None]:
+    """Within it, no Ctrl-C is lost to a finaliser (see _on_sigint). Where SIGINT is ignored, as in
+    a job started in the background, it stays ignored."""
+    if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        yield
+        return
+    _deferred_interrupt.clear()
+    previous = signal.signal(signal.SIGINT, _on_sigint)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _raise_deferred_interrupt() -> None:
+    if _deferred_interrupt.is_set():
+        _deferred_interrupt.clear()
+        raise KeyboardInterrupt
+
+
 def _interruptible(solver: z3.Solver, assumptions: list):
     """solver.check(*assumptions) in a thread of its own, so that Ctrl-C reaches Python at once
     (signal handlers run in the main thread, between bytecodes); the interrupt stops Z3's search
     and is raised again here."""
+    _raise_deferred_interrupt()
     if threading.current_thread() is not threading.main_thread():
         return solver.check(*assumptions)
     outcome: list = []
@@ -78,7 +116,7 @@ def _interruptible(solver: z3.Solver, assumptions: list):
     threading.Thread(target=run, daemon=True).start()
     try:
         while not finished.wait(0.05):
-            pass
+            _raise_deferred_interrupt()
     except KeyboardInterrupt:
         while not finished.wait(0.05):  # an interrupt that came before Z3 began its search is lost: repeat it
             solver.ctx.interrupt()
