@@ -12,7 +12,7 @@ from zoneproof.ruleset import load_ruleset
 from zoneproof.search import Budget, Deepening
 
 PROPS = {p.id: p for p in stock_properties()}
-SCOPE = Scope(players=2, cards=2, sideboard=1, tokens=1, depth=3)
+SCOPE = Scope(players=2, cards=1, sideboard=1, tokens=1, depth=3)
 INT_REACH = 8  # more than any integer these properties compute in this scope
 
 
