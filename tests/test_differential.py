@@ -16,7 +16,7 @@ smaller scope of their own (one deck card, one token slot and one commander per 
 runs that use the owner's choices: `to_command` on a move and the commanders state-based actions
 list (`cards`).
 
-Hypothesis runs 30 examples per direction for mtg-current by default, 7 per direction for
+Hypothesis runs 25 examples per direction for mtg-current by default, 6 per direction for
 each other built-in rule set (mtg-2010, the 2015 ones, berserk, the Commander ones; the tests are parametrized by rule
 set) and 5 long runs. Examples are cheap because nothing is rebuilt per example: each rule set's
 relation is unrolled and bit-blasted once per session into a solver that is kept (see Relation),
@@ -67,7 +67,7 @@ from zoneproof.semantics import spec
 from zoneproof.ruleset import RuleSet, builtin_names, load_ruleset
 
 K = ActionKind
-EXAMPLES = int(os.environ.get("ZONEPROOF_EXAMPLES", "30"))
+EXAMPLES = int(os.environ.get("ZONEPROOF_EXAMPLES", "25"))
 DIFFERENTIAL = settings(
     max_examples=EXAMPLES,
     deadline=None,

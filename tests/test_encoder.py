@@ -51,7 +51,7 @@ def test_later_steps_are_the_first_step_renamed(name):
     each step anew gives (two players, and four in two teams; the pregame and the post-mulligan
     look where the rule set has them), so that every check sees the same formula either way."""
     ruleset = load_ruleset(name)
-    for scope in (ruleset.scope_for(Scope(depth=4)), ruleset.scope_for(Scope(players=4, cards=1, depth=4, team_size=2))):
+    for scope in (ruleset.scope_for(Scope(depth=3)), ruleset.scope_for(Scope(players=4, cards=1, depth=3, team_size=2))):
         encoding = TransitionSystem(ruleset, scope)
         for t in range(scope.depth):
             renamed, built = encoding.trans(t), encoding.built(t)

@@ -416,7 +416,7 @@ def test_property_file_through_check(data, cli, tmp_path):
     assert_clean_exit(code, out, err, out_dir)
 
 
-@fuzz_settings(25, shrink=False)
+@fuzz_settings(15, shrink=False)
 @given(text=typed_property(kinds=("always",)))
 def test_generated_property_through_check(text, cli, tmp_path):
     """At depth 0 (the start of a game) to stay fast; the solver and the interpreter must agree."""
