@@ -14,7 +14,6 @@ each piece), not declared anywhere by hand.
 
 from __future__ import annotations
 
-
 import z3
 
 from ..model import ActionKind
