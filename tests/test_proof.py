@@ -1,7 +1,10 @@
 """Proofs at every depth: which readings survive an unbounded run, a planted bug is never proved, and
 every proof agrees with the explicit-state search."""
 
+import z3
+
 from zoneproof.check import Verdict, check_properties
+from zoneproof.encode.system import TransitionSystem
 from zoneproof.explicit import check_explicitly
 from zoneproof.model import Scope
 from zoneproof.proof import lemmas, wrap_safe
@@ -17,12 +20,23 @@ def one(body: str):
     return prop
 
 
-def test_a_growing_identity_is_safe_only_as_its_change_in_one_step():
+def test_a_growing_identity_is_safe_only_as_its_change_in_one_step_or_against_zero():
     assert wrap_safe(PROPS["new-object"], set())
     assert wrap_safe(PROPS["outside-the-game"], set())
-    assert not wrap_safe(PROPS["tokens"], set())  # gen(t) > 0: false once gen wraps past the sign bit
+    assert wrap_safe(PROPS["tokens"], set())  # gen(t) > 0
+    assert wrap_safe(one("always forall c: object. 0 <= gen(c)"), set())
     assert not wrap_safe(one("always forall c: object. gen(c) < 100"), set())
+    assert not wrap_safe(one("always forall c: object. gen(c) + 1 > 0"), set())
     assert not wrap_safe(one("step forall c: object, d: object. gen'(c) != gen(d)"), set())
+
+
+def test_an_identity_past_the_largest_value_wraps_to_one_never_to_zero_or_below():
+    system = TransitionSystem(load_ruleset("mtg-current"), SMALL)
+    codes = system.codes
+    largest = 2 ** (codes.width["int"] - 1) - 1
+    grown = lambda value, by: z3.simplify(codes.grown(codes.int(value), codes.int(by))).as_signed_long()  # noqa: E731
+    assert [grown(5, 1), grown(5, 2), grown(5, 0)] == [6, 7, 5]
+    assert [grown(largest - 1, 1), grown(largest, 1), grown(largest - 1, 2), grown(largest, 2)] == [largest, 1, 1, 2]
 
 
 def test_mulligans_are_safe_only_where_a_proved_lemma_bounds_them():

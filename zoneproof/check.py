@@ -106,13 +106,12 @@ def each_checked(ruleset: RuleSet, props: list[Property], scope: Scope, seed: in
                  rlimit: int = DEFAULT_RLIMIT) -> Iterator[CheckResult]:
     """The results of check_properties one by one, in the order of `props`.
 
-    Induction first tries to prove the properties the rule set expects to hold at every depth
-    (`proof.proved_alone`); then one deepening (`search.Deepening`) looks for the first violation of
+    Induction first tries to prove the properties the rule set expects to hold at every depth:
+    alone (`proof.proved_alone`), then, for those it does not prove, with the structural lemmas
+    (`proof.strengthened`). Then one deepening (`search.Deepening`) looks for the first violation of
     every property, to the depth bound, or to the base case of those induction proved. A property
     the base case finds violated (or cannot decide) leaves the others of the induction to be proved
-    again without it. The properties expected to hold that hold to the bound without being proved
-    are then strengthened with the structural lemmas (`proof.strengthened`), which may prove them
-    at every depth. Each violation found is asked again in a Z3 context of its own for its
+    again without it. Each violation found is asked again in a Z3 context of its own for its
     counterexample, which is then replayed in the interpreter. Every question may use `rlimit` of
     Z3's resource units, and `timeout` seconds. An interrupt raises Interrupted (the results not
     yet given are not known: they all come from the one search)."""
@@ -139,7 +138,7 @@ def _each_checked(ruleset: RuleSet, props: list[Property], scope: Scope, seed: i
     base = min(scope.depth, INDUCTION_SPAN + 1)
     candidates = [p for p in props if _expected_to_hold(ruleset, p)] if scope.depth >= INDUCTION_FROM_DEPTH else []
     try:
-        proofs = proved_alone(system, candidates, seed, facts, budget())
+        proofs = _proved(system, candidates, seed, facts, budget)
         proved = set(proofs)
         deepening = Deepening(system, seed, facts)
         outcomes = deepening.first_violations({p: base if p in proved else scope.depth for p in props}, budget())
@@ -147,15 +146,11 @@ def _each_checked(ruleset: RuleSet, props: list[Property], scope: Scope, seed: i
             failed = {p for p in proved if outcomes[p].violated or outcomes[p].unknown}
             if not failed:
                 break
-            proofs = proved_alone(system, [p for p in proved if p not in failed], seed, facts, budget())
+            proofs = _proved(system, [p for p in proved if p not in failed], seed, facts, budget)
             still = set(proofs)
             dropped = proved - failed - still
             proved = still
             outcomes |= deepening.first_violations({p: scope.depth for p in dropped}, budget(), start=base + 1)
-        holding = [p for p in candidates if p not in proved and not outcomes[p].violated and not outcomes[p].unknown]
-        if holding:
-            proofs |= strengthened(system, holding, seed, facts, budget())
-            proved |= set(proofs)
     except CheckerBug as bug:
         for prop in props:
             yield CheckResult(ruleset, prop, Verdict.ERROR, scope.depth, time.monotonic() - started, reason=str(bug))
@@ -165,6 +160,15 @@ def _each_checked(ruleset: RuleSet, props: list[Property], scope: Scope, seed: i
     for prop in props:
         proof = proofs.get(prop) if prop in proved else None
         yield _result(system, ruleset, prop, scope, seed, facts, outcomes[prop], proof, time.monotonic() - started, budget)
+
+
+def _proved(system: TransitionSystem, candidates: list[Property], seed: int, facts: list, budget) -> dict:
+    """The candidates that induction proves alone, then, with the structural lemmas, the others."""
+    proofs = proved_alone(system, candidates, seed, facts, budget())
+    rest = [p for p in candidates if p not in proofs]
+    if rest:
+        proofs |= strengthened(system, rest, seed, facts, budget())
+    return proofs
 
 
 def _interrupted(ruleset: RuleSet, prop: Property, scope: Scope, outcome: Outcome | None, seconds: float) -> CheckResult:

@@ -698,6 +698,8 @@ class ConcreteBackend:
             if self.ruleset is None:
                 raise ValueError("may_look() needs the rule set: who may look depends on the rules in force")
             return may_look(self.ruleset, state, player, starting_hand(self.ruleset, self.hand, self.hand_modifiers, player))
+        if name == "started":
+            return state.started
         record = state.players[player] if state.players else PlayerState()
         return getattr(record, "free_taken" if name == "free_mulligan" else name)
 

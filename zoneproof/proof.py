@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import z3
 
 from .encode.system import TransitionSystem
-from .properties import Apply, BinOp, Property, PropertyKind, parse_properties
+from .properties import COMPARISONS, Apply, BinOp, IntLit, Property, PropertyKind, parse_properties
 from .search import Budget, inductive, violated_at
 from .solver import Answer, isolated
 from .terms import Not, Or
@@ -40,23 +40,27 @@ LEMMAS = (
     ("counters-on-battlefield", "122.1", "forall c: object. counters(c) > 0 -> zone(c) in {battlefield, graveyard}"),
     ("counters-off-graveyard", "122.1", "forall c: object. zone(c) != battlefield -> counters(c) == 0"),
     ("tapped-on-battlefield", "400.7", "forall c: object. tapped(c) or attached(c) -> zone(c) == battlefield"),
-    ("effect-in-play", "400.7", "forall c: object. effect(c) -> zone(c) in {battlefield, stack}"),
+    ("effect-in-play", "400.7", "forall c: object. effect(c) -> zone(c) in {battlefield, stack, nowhere}"),
     ("face-down-in-play", "708.2", "forall c: object. face_down(c) -> zone(c) in {battlefield, stack, exile, command}"),
     ("controller-off-battlefield", "108.4", "forall c: object. not (zone(c) in {battlefield, stack}) -> controller(c) == owner(c)"),
     ("whose-personal", "400.3", "forall c: object. zone(c) in {library, hand, graveyard} -> whose(c) == owner(c)"),
     ("whose-shared", "400.3", "forall c: object. not (zone(c) in {library, hand, graveyard}) -> whose(c) == owner(c)"),
-    ("tokens-placed", "111.7", "forall t: token. zone(t) in {battlefield, graveyard, exile, stack, nowhere, hand, command}"),
+    ("identities-nonnegative", "400.7", "forall c: object. gen(c) >= 0"),
+    ("tokens-never-outside", "111.7", "forall t: token. zone(t) != outside"),
+    ("tokens-off-stack", "111.7", "forall t: token. zone(t) != stack"),
+    ("tokens-after-start", "103.6", "forall t: token, p: player. zone(t) != nowhere -> started(p)"),
     ("tokens-unborn", "111.7", "forall t: token. gen(t) == 0 -> zone(t) == nowhere"),
-    ("tokens-inert", "111.7", "forall t: token. zone(t) == nowhere -> counters(t) == 0 and not tapped(t) and not attached(t) and not effect(t) and not face_down(t) and not revealed(t)"),
     ("unborn-inert", "111.7", "forall t: token. zone(t) == nowhere and gen(t) == 0 -> counters(t) == 0 and not tapped(t) and not attached(t) and not effect(t) and not face_down(t) and not revealed(t)"),
     ("revealed-in-library", "701.16", "forall c: object. revealed(c) -> zone(c) == library"),
     ("position-unordered", "400.5", "forall c: object. not (zone(c) in {library, graveyard, stack}) -> pos(c) + 0 == 0"),
     ("mulligans-bounded", "103.5", "forall p: player. mulligans(p) >= 0 and mulligans(p) <= starting_hand(p) + 2"),
-    ("owed-bounded", "103.5", "forall p: player. owed(p) >= 0 and owed(p) <= mulligans(p)"),
+    ("owed-nonnegative", "103.5", "forall p: player. owed(p) >= 0"),
+    ("owed-bounded", "103.5", "forall p: player. owed(p) <= mulligans(p)"),
     ("owed-before-keeping", "103.5", "forall p: player. owed(p) > 0 -> drawn(p) and not kept(p)"),
     ("kept-after-drawing", "103.5", "forall p: player. kept(p) -> drawn(p)"),
     ("undrawn-untouched", "103.4", "forall p: player. not drawn(p) -> mulligans(p) == 0 and owed(p) == 0 and not kept(p) and not free_mulligan(p)"),
     ("looked-after-keeping", "103.4", "forall p: player. looked(p) -> kept(p)"),
+    ("pregame-zones", "103.4", "forall c: card, p: player. not started(p) -> zone(c) in {library, hand, outside, command, battlefield}"),
 )
 
 
@@ -79,19 +83,28 @@ class Proof:
 
 def wrap_safe(prop: Property, proved_lemmas: set[str]) -> bool:
     """Whether the property reads each growing field (GROWING) only as a comparison of one
-    object's (or player's) value with its next one, `gen'(c) != gen(c)`, or where a proved lemma
-    bounds it: those readings mean the same in the bit-vectors as in the integers of any run."""
+    object's (or player's) value with its next one, `gen'(c) != gen(c)`, an identity only against
+    0 as well, or a field only where a proved lemma bounds it: those readings mean the same in the
+    bit-vectors as in the integers of any run."""
     safe = {f for f in GROWING if BOUNDED_BY.get(f) in proved_lemmas}
 
-    def walk(node, inside_step_comparison: bool = False) -> bool:
+    def walk(node) -> bool:
         if isinstance(node, Apply):
-            return node.fn not in GROWING or node.fn in safe or inside_step_comparison
+            return node.fn not in GROWING or node.fn in safe
         if isinstance(node, BinOp) and node.op in ("==", "!=") and _same_value_across_step(node.left, node.right):
+            return True
+        if isinstance(node, BinOp) and node.op in COMPARISONS and _identity_against_zero(node.left, node.right):
             return True
         children = [getattr(node, f) for f in getattr(node, "__dataclass_fields__", {}) if f not in ("line", "column")]
         return all(walk(x) for c in children for x in (c if isinstance(c, tuple) else (c,)) if hasattr(x, "__dataclass_fields__"))
 
     return walk(prop.expr)
+
+
+def _identity_against_zero(a, b) -> bool:
+    """`gen(c) > 0`, `gen(c) == 0`, `0 <= gen(c)`, ...: an identity grows (Codes.grown) so that its
+    sign and whether it is 0 are those of the game's integer, whatever its size."""
+    return any(isinstance(x, Apply) and x.fn == "gen" and isinstance(y, IntLit) and y.value == 0 for x, y in ((a, b), (b, a)))
 
 
 def _same_value_across_step(a, b) -> bool:

@@ -93,6 +93,7 @@ PLAYER_FUNCTIONS: dict[str, tuple[Type, bool]] = {
     "owed": (Type.INT, False),  # cards still to put on the bottom after a London mulligan
     "looked": (Type.BOOL, False),  # has taken the post-mulligan look
     "may_look": (Type.BOOL, False),  # may still take the post-mulligan look (depends on the rules in force)
+    "started": (Type.BOOL, False),  # the game has started: an ordinary action ended the pregame (the same for every player)
     "starting_hand": (Type.INT, True),  # the starting hand size (the scope's --hand)
     "searched": (Type.BOOL, False),  # has looked through their library, not shuffled since (Berserk 204.3)
     "team": (Type.INT, True),  # the player's team, numbered in turn order (--team-size); without teams, each player's own

@@ -138,10 +138,11 @@ class SymbolicBackend:
             return self.codes.int(system.scope.team(player))
         if name == "may_look":
             return system.may_look(self.at(primed), self.codes.player[player])
-        field = PLAYER_FUNCTION_FIELDS[name]
-        if not system.player_records:  # no player records: every player is as at the start
-            return self.codes.const(getattr(PlayerState(), field))
-        return system.state(self.at(primed)).player(field, player)
+        if not system.player_records:  # no player records: every player is as at the start, the game not started
+            return self.codes.false if name == "started" else self.codes.const(getattr(PlayerState(), PLAYER_FUNCTION_FIELDS[name]))
+        if name == "started":
+            return system.state(self.at(primed)).started
+        return system.state(self.at(primed)).player(PLAYER_FUNCTION_FIELDS[name], player)
 
     def action_field(self, name: str):
         return getattr(self.system.step(self.t), name)

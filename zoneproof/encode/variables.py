@@ -77,6 +77,14 @@ class Codes:
     def int(self, n: int) -> z3.BitVecRef:
         return self.code("int", n)
 
+    def grown(self, identity, by) -> z3.BitVecRef:
+        """An object identity (`gen`) after `by` (0, 1 or 2) new objects. Past the largest positive
+        value it wraps to 1, not to a negative number or 0, so that in an unbounded run a
+        nonnegative identity stays nonnegative and is 0 only for a token never created
+        (docs/proofs.md). No run within the depth bound comes near the wrap."""
+        total = identity + by
+        return If(total < identity, total - self.int(2 ** (self.width["int"] - 1) - 1), total)
+
     def var(self, name: str, domain: str = "int"):
         return z3.BitVec(name, self.width[domain], self.ctx)
 

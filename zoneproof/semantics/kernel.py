@@ -47,7 +47,7 @@ def identity(step: SymbolicStep, c: int, renew, carried_effect=None, keep_counte
     s = step.s
     wipe_counters = renew if keep_counters is None else And(renew, Not(keep_counters))
     return {
-        "gen": If(renew, s.gen[c] + 1, s.gen[c]),
+        "gen": If(renew, step.codes.grown(s.gen[c], step.int(1)), s.gen[c]),
         "counters": If(wipe_counters, step.int(0), s.counters[c]),
         "tapped": And(Not(renew), s.tapped[c]),
         "attached": And(Not(renew), s.attached[c]),

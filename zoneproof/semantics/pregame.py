@@ -211,7 +211,7 @@ def encode_mulligan(step: SymbolicStep) -> Transition:
         values = {
             "zone": If(drawn, step.Z[Zone.HAND], step.Z[Zone.LIBRARY]), "whose": p, "pos": step.int(0), "controller": step.owner(c),
             "face_down": step.false,
-            "gen": If(renew, s.gen[c] + changes, s.gen[c]),
+            "gen": If(renew, step.codes.grown(s.gen[c], changes), s.gen[c]),
             "counters": If(wiped, step.int(0), s.counters[c]),
             "tapped": And(Not(wiped), s.tapped[c]),
             "attached": And(Not(wiped), s.attached[c]),
