@@ -21,7 +21,7 @@ from .model import Scope, slots_for
 from .properties import Property
 from .replay import execute, first_violation, witnesses
 from .ruleset import Expectation, RuleSet
-from .proof import proved_alone, strengthened
+from .proof import strengthened
 from .solver import Answer
 from .search import INDUCTION_SPAN, Budget, Deepening, Outcome, first_step, violation_alone
 from .trace import Trace, of_ruleset
@@ -84,8 +84,8 @@ class CheckResult:
 # What one Z3 question of a check may cost, in Z3's resource units (see solver.check).
 DEFAULT_RLIMIT = 4_000_000_000
 # The least depth bound at which induction is tried: below it the bounded check to the full depth
-# costs less than the induction questions (see docs/speed.md).
-INDUCTION_FROM_DEPTH = 4
+# costs less than the lemmas and induction questions (see docs/speed.md).
+INDUCTION_FROM_DEPTH = 3
 
 
 def check_properties(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int = 0, timeout: float = 60.0) -> list[CheckResult]:
@@ -106,9 +106,8 @@ def each_checked(ruleset: RuleSet, props: list[Property], scope: Scope, seed: in
                  rlimit: int = DEFAULT_RLIMIT) -> Iterator[CheckResult]:
     """The results of check_properties one by one, in the order of `props`.
 
-    Induction first tries to prove the properties the rule set expects to hold at every depth:
-    alone (`proof.proved_alone`), then, for those it does not prove, with the structural lemmas
-    (`proof.strengthened`). Then one deepening (`search.Deepening`) looks for the first violation of
+    Induction first tries to prove the properties the rule set expects to hold at every depth,
+    with the structural lemmas (`proof.strengthened`). Then one deepening (`search.Deepening`) looks for the first violation of
     every property, to the depth bound, or to the base case of those induction proved. A property
     the base case finds violated (or cannot decide) leaves the others of the induction to be proved
     again without it. Each violation found is asked again in a Z3 context of its own for its
@@ -163,12 +162,7 @@ def _each_checked(ruleset: RuleSet, props: list[Property], scope: Scope, seed: i
 
 
 def _proved(system: TransitionSystem, candidates: list[Property], seed: int, facts: list, budget) -> dict:
-    """The candidates that induction proves alone, then, with the structural lemmas, the others."""
-    proofs = proved_alone(system, candidates, seed, facts, budget())
-    rest = [p for p in candidates if p not in proofs]
-    if rest:
-        proofs |= strengthened(system, rest, seed, facts, budget())
-    return proofs
+    return strengthened(system, candidates, seed, facts, budget()) if candidates else {}
 
 
 def _interrupted(ruleset: RuleSet, prop: Property, scope: Scope, outcome: Outcome | None, seconds: float) -> CheckResult:

@@ -150,13 +150,6 @@ def discharged(system: TransitionSystem, obligation: Obligation, seed: int, budg
     return budget.ask(solver, []).answer
 
 
-def proved_alone(system: TransitionSystem, props: list[Property], seed: int, facts: list, budget: Budget) -> dict[Property, Proof]:
-    """The properties among `props` that induction proves with no lemma (`search.inductive`; their
-    base case is the bounded check's, its first INDUCTION_SPAN + 1 states or steps)."""
-    safe = [p for p in props if wrap_safe(p, set())]
-    return {p: Proof(p, ()) for p in inductive(system, safe, seed, facts, budget)}
-
-
 def strengthened(system: TransitionSystem, props: list[Property], seed: int, facts: list, budget: Budget,
                  candidates: tuple[Property, ...] | None = None) -> dict[Property, Proof]:
     """The properties among `props` proved at every depth with the lemmas inductive together
