@@ -89,11 +89,11 @@ def test_removing_400_3_leaves_the_other_properties_holding():
     assert {r.prop.id for r in results if r.verdict is Verdict.VIOLATED} == {"owner-zones", "markers-kept"}
 
 
-def test_induction_proves_a_property_at_every_depth_from_depth_4():
+def test_induction_proves_a_property_at_every_depth_from_depth_3():
     ruleset = load_ruleset("mtg-current")
-    [deep] = check_properties(ruleset, [PROPS["owner-zones"]], Scope(cards=2, depth=6), timeout=GUARD)
-    assert (deep.verdict, deep.depth) == (Verdict.PROVED, 6)
-    [shallow] = check_properties(ruleset, [PROPS["owner-zones"]], Scope(cards=2, depth=3), timeout=GUARD)
+    [deep] = check_properties(ruleset, [PROPS["owner-zones"]], Scope(cards=2, depth=3), timeout=GUARD)
+    assert (deep.verdict, deep.depth) == (Verdict.PROVED, 3)
+    [shallow] = check_properties(ruleset, [PROPS["owner-zones"]], Scope(cards=2, depth=2), timeout=GUARD)
     assert shallow.verdict is Verdict.HOLDS
 
 

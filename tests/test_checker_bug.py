@@ -43,6 +43,15 @@ def test_a_checker_bug_anywhere_in_lint_is_reported_with_exit_4(run, monkeypatch
     no_traceback(err)
 
 
+def test_a_checker_bug_after_an_unanswered_start_question_keeps_that_unknown(run, monkeypatch):
+    monkeypatch.setattr(lint_module, "initial_conflict", lambda *a, **k: lint_module.ConflictSearch(unanswered="planted: no answer at the start"))
+    monkeypatch.setattr(lint_module, "event_conflict", planted_bug)
+    code, out, err = run("lint", "berserk", "-p", "owner-zones", "--jobs", "1", "--format", "json", *TINY)
+    assert code == 4
+    assert "planted: no answer at the start" in out and PLANTED in out
+    no_traceback(err)
+
+
 def test_a_model_that_satisfies_none_of_its_goals_is_a_checker_bug_of_lint(run, monkeypatch):
     """The deepening's own check (search.Deepening raises CheckerBug) on a model that is made to
     satisfy none of the goals asked about: lint's report says so, exit 4, in every format."""

@@ -198,7 +198,7 @@ def test_removing_601_2_breaks_illegal_cast_reversed_with_a_replayable_counterex
 @pytest.mark.parametrize("ruleset", [COMMANDER, COMMANDER_2020], ids=lambda r: r.name)
 def test_owner_zones_holds_under_both_commander_rule_sets(ruleset):
     [result] = check_properties(ruleset, [PROPS["owner-zones"]], Scope(players=2, cards=2, sideboard=0, tokens=0, depth=3))
-    assert result.verdict is Verdict.HOLDS
+    assert result.verdict.holds
 
 
 # ---------------------------------------------------------------- input errors

@@ -47,7 +47,7 @@ def assert_agree(ruleset, props, scope, tmp_path):
     symbolic = check_properties(ruleset, props, scope, timeout=300)
     assert not explicit.budget_reached
     found = {r.prop.id: (r.verdict.value, r.depth) for r in explicit.results}
-    expected = {r.prop.id: (r.verdict.value, r.depth) for r in symbolic}
+    expected = {r.prop.id: ("holds" if r.verdict.value == "proved" else r.verdict.value, r.depth) for r in symbolic}  # the search cannot prove
     assert found == expected
     for result in explicit.results:
         if result.verdict is Verdict.VIOLATED:

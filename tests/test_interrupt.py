@@ -276,6 +276,21 @@ def test_a_ctrl_c_while_an_object_is_freed_is_not_lost_but_raised_at_the_next_so
     assert "Exception ignored" not in capfd.readouterr().err
 
 
+def test_a_ctrl_c_while_a_z3_object_is_made_waits_for_the_next_solver_call():
+    """Raised inside a constructor of z3.py, the interrupt would leave the object half made, and its
+    finaliser would print a traceback when Python frees it."""
+    namespace: dict = {}
+    source = "def __init__(self):\n    os.kill(os.getpid(), signal.SIGINT)\n    deadline = time.monotonic() + 1\n" \
+             "    while time.monotonic() < deadline:\n        pass\n"
+    exec(compile(source, z3.z3.__file__, "exec"), {"os": os, "signal": signal, "time": time}, namespace)
+    made_in_z3 = type("MadeInZ3", (), {"__init__": namespace["__init__"]})
+    solver = new_solver(z3.Context(), 0)
+    with interrupts_kept():
+        made_in_z3()  # not interrupted here
+        with pytest.raises(KeyboardInterrupt):
+            check(solver, [], 10_000)
+
+
 def test_a_ctrl_c_anywhere_else_is_raised_at_once():
     with interrupts_kept(), pytest.raises(KeyboardInterrupt):
         os.kill(os.getpid(), signal.SIGINT)

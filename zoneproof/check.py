@@ -106,11 +106,13 @@ def each_checked(ruleset: RuleSet, props: list[Property], scope: Scope, seed: in
                  rlimit: int = DEFAULT_RLIMIT) -> Iterator[CheckResult]:
     """The results of check_properties one by one, in the order of `props`.
 
-    Induction first tries to prove the properties the rule set expects to hold at every depth,
-    with the structural lemmas (`proof.strengthened`). Then one deepening (`search.Deepening`) looks for the first violation of
-    every property, to the depth bound, or to the base case of those induction proved. A property
-    the base case finds violated (or cannot decide) leaves the others of the induction to be proved
-    again without it. Each violation found is asked again in a Z3 context of its own for its
+    Induction first tries to prove the properties the rule set file expects to hold at every depth,
+    with the structural lemmas (`proof.strengthened`). Then one deepening (`search.Deepening`) looks
+    for the first violation of every property, to the depth bound, or to the base case of those
+    induction proved. A property the base case finds violated (or cannot decide) leaves the others
+    of the induction to be proved again without it. The properties with no expectation (rules were
+    removed: a violation is likely, and the bounded check finds a shallow one sooner than the
+    lemmas) that hold to the depth bound are then tried the same way. Each violation found is asked again in a Z3 context of its own for its
     counterexample, which is then replayed in the interpreter. Every question may use `rlimit` of
     Z3's resource units, and `timeout` seconds. An interrupt raises Interrupted (the results not
     yet given are not known: they all come from the one search)."""
@@ -137,7 +139,7 @@ def _each_checked(ruleset: RuleSet, props: list[Property], scope: Scope, seed: i
     base = min(scope.depth, INDUCTION_SPAN + 1)
     candidates = [p for p in props if _expected_to_hold(ruleset, p)] if scope.depth >= INDUCTION_FROM_DEPTH else []
     try:
-        proofs = _proved(system, candidates, seed, facts, budget)
+        proofs = _proved(system, [p for p in candidates if ruleset.expected(p.id) is not None], seed, facts, budget)
         proved = set(proofs)
         deepening = Deepening(system, seed, facts)
         outcomes = deepening.first_violations({p: base if p in proved else scope.depth for p in props}, budget())
@@ -150,6 +152,10 @@ def _each_checked(ruleset: RuleSet, props: list[Property], scope: Scope, seed: i
             dropped = proved - failed - still
             proved = still
             outcomes |= deepening.first_violations({p: scope.depth for p in dropped}, budget(), start=base + 1)
+        holding = [p for p in candidates if p not in proved and not outcomes[p].violated and not outcomes[p].unknown]
+        if holding:
+            proofs |= _proved(system, holding, seed, facts, budget)
+            proved |= set(proofs)
     except CheckerBug as bug:
         for prop in props:
             yield CheckResult(ruleset, prop, Verdict.ERROR, scope.depth, time.monotonic() - started, reason=str(bug))

@@ -140,15 +140,17 @@ def lint(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int = 0, t
     progress.working_on(ruleset.label, "lint")
     started = time.monotonic()
     scope = ruleset.scope_for(scope)
-    try:
-        return _lint(ruleset, props, scope, seed, timeout, rlimit, started)
-    except CheckerBug as bug:
-        return LintReport(ruleset, scope, (), (), (), (), time.monotonic() - started, (), (str(bug),))
-
-
-def _lint(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int, timeout: float, rlimit: int, started: float) -> LintReport:
     budget = Budget(rlimit, seconds=timeout)
-    start = initial_conflict(ruleset, scope, seed, budget)
+    start = ConflictSearch()
+    try:
+        start = initial_conflict(ruleset, scope, seed, budget)
+        return _lint(ruleset, props, scope, seed, budget, start, started)
+    except CheckerBug as bug:
+        return LintReport(ruleset, scope, (), (), (), (), time.monotonic() - started, (start.unanswered,) if start.unanswered else (), (str(bug),))
+
+
+def _lint(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int, budget: Budget, start: ConflictSearch,
+          started: float) -> LintReport:
     if start.conflict is not None:
         unreachable = "nothing is reachable: the start of the game is impossible under these rules"
         return LintReport(

@@ -63,9 +63,12 @@ _deferred_interrupt = threading.Event()
 
 def _on_sigint(signum, frame) -> None:
     """Python's own Ctrl-C, except inside a finaliser (a Z3 object's __del__), where Python would
-    print the KeyboardInterrupt and drop it: that one waits for the next solver call."""
+    print the KeyboardInterrupt and drop it, or inside the constructor of a Z3 object, which would
+    be left half made (its finaliser then fails when Python frees it): that one waits for the next
+    solver call."""
     while frame is not None:
-        if frame.f_code.co_name == "__del__":
+        code = frame.f_code
+        if code.co_name == "__del__" or (code.co_name == "__init__" and code.co_filename == z3.z3.__file__):
             _deferred_interrupt.set()
             return
         frame = frame.f_back
