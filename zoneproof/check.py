@@ -130,14 +130,16 @@ def _system(ruleset: RuleSet, props: list[Property], scope: Scope) -> Transition
 
 def _each_checked(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int, timeout: float, rlimit: int,
                   system: TransitionSystem | None = None) -> Iterator[CheckResult]:
-    """`system`: the transition system of the file `ruleset` has removed rules from (coverage)."""
+    """`system`: the transition system of the file `ruleset` has removed rules from (coverage, which
+    asks only whether each property holds to the depth bound: no proof is tried)."""
     started = time.monotonic()
     progress.working_on(ruleset.label, f"{len(props)} properties")
     budget = lambda: Budget(rlimit, time.monotonic() + timeout)  # noqa: E731
+    proving = scope.depth >= INDUCTION_FROM_DEPTH and system is None
     system = system or _system(ruleset, props, scope)
     facts = system.rule_values(ruleset)
     base = min(scope.depth, INDUCTION_SPAN + 1)
-    candidates = [p for p in props if _expected_to_hold(ruleset, p)] if scope.depth >= INDUCTION_FROM_DEPTH else []
+    candidates = [p for p in props if _expected_to_hold(ruleset, p)] if proving else []
     try:
         proofs = _proved(system, [p for p in candidates if ruleset.expected(p.id) is not None], seed, facts, budget)
         proved = set(proofs)
