@@ -42,8 +42,9 @@ def test_a_failure_shows_the_counterexample_and_agrees_with_zoneproof_check(pyte
     text = result.stdout.str()
     assert re.search(r"\nhouse +owner-zones +violated  depth 2 ", text)  # the line `zoneproof check` prints
     assert "counterexample: 2 steps, written to counterexamples/house--owner-zones.itf.json" in text
-    assert re.search(r"\n +1\.  [a-z_]+ [AB]\d.*  \[[0-9a-z., ]+\]\n +[AB]\d: ", text)  # a numbered step, its rules, what it changed
-    assert re.search(r"✗ owner-zones fails at step 2 for c = [AB]\d: ", text)
+    card = r"[AB](?:\d|-sb\d|-tok\d)"  # a deck card, a sideboard card or a token
+    assert re.search(rf"\n +1\.  [a-z_]+ {card}.*  \[[0-9a-z., ]+\]\n +{card}: ", text)  # a numbered step, its rules, what it changed
+    assert re.search(rf"✗ owner-zones fails at step 2 for c = {card}: ", text)
     assert "✗ A stolen permanent returned to hand goes to its owner's hand  (scenarios/stolen-permanent-returns.toml" in text and "✗ Bear: expected whose = 'A', got 'B'" in text
     failed = {line.split()[1] for line in result.outlines if line.startswith("FAILED ")}
     assert failed == {"pyproject.toml::house::owner-zones", "scenarios/stolen-permanent-returns.toml::stolen-permanent-returns"}
