@@ -129,17 +129,16 @@ def _system(ruleset: RuleSet, props: list[Property], scope: Scope) -> Transition
 
 
 def _each_checked(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int, timeout: float, rlimit: int,
-                  system: TransitionSystem | None = None) -> Iterator[CheckResult]:
-    """`system`: the transition system of the file `ruleset` has removed rules from (coverage, which
-    asks only whether each property holds to the depth bound: no proof is tried)."""
+                  system: TransitionSystem | None = None, prove: bool = True) -> Iterator[CheckResult]:
+    """`system`: the transition system of the file `ruleset` has removed rules from (coverage).
+    Without `prove`, each property is checked to the depth bound only."""
     started = time.monotonic()
     progress.working_on(ruleset.label, f"{len(props)} properties")
     budget = lambda: Budget(rlimit, time.monotonic() + timeout)  # noqa: E731
-    proving = scope.depth >= INDUCTION_FROM_DEPTH and system is None
     system = system or _system(ruleset, props, scope)
     facts = system.rule_values(ruleset)
     base = min(scope.depth, INDUCTION_SPAN + 1)
-    candidates = [p for p in props if _expected_to_hold(ruleset, p)] if proving else []
+    candidates = [p for p in props if _expected_to_hold(ruleset, p)] if prove and scope.depth >= INDUCTION_FROM_DEPTH else []
     try:
         proofs = _proved(system, [p for p in candidates if ruleset.expected(p.id) is not None], seed, facts, budget)
         proved = set(proofs)
@@ -216,15 +215,15 @@ def _expected_to_hold(ruleset: RuleSet, prop: Property) -> bool:
 
 def check_removals(ruleset: RuleSet, rule_ids: list[str], props: list[Property], scope: Scope, seed: int = 0,
                    timeout: float = 60.0, rlimit: int = DEFAULT_RLIMIT) -> dict[str, list[CheckResult]]:
-    """check_properties of `ruleset.without([rule])` for each rule, over one transition system (its
-    steps are built once; the rules in force are each check's facts). An interrupt raises
-    Interrupted with the rules checked before it."""
+    """check_properties of `ruleset.without([rule])` for each rule, to the depth bound only (no
+    proof), over one transition system (its steps are built once; the rules in force are each
+    check's facts). An interrupt raises Interrupted with the rules checked before it."""
     scope = ruleset.scope_for(scope)
     system = _system(ruleset, props, scope)
     results: dict[str, list[CheckResult]] = {}
     try:
         for rule_id in rule_ids:
-            results[rule_id] = list(_each_checked(ruleset.without([rule_id]), props, scope, seed, timeout, rlimit, system))
+            results[rule_id] = list(_each_checked(ruleset.without([rule_id]), props, scope, seed, timeout, rlimit, system, prove=False))
     except KeyboardInterrupt as e:
         raise Interrupted(results) from e
     return results
