@@ -112,8 +112,9 @@ def each_checked(ruleset: RuleSet, props: list[Property], scope: Scope, seed: in
     induction proved. A property the base case finds violated (or cannot decide) leaves the others
     of the induction to be proved again without it. The properties with no expectation (rules were
     removed: a violation is likely, and the bounded check finds a shallow one sooner than the
-    lemmas) that hold to the depth bound are then tried the same way. Each violation found is asked again in a Z3 context of its own for its
-    counterexample, which is then replayed in the interpreter. Every question may use `rlimit` of
+    lemmas) that hold to the depth bound are then tried the same way. Each violation found is
+    asked again in a Z3 context of its own for its counterexample, which is then replayed in the
+    interpreter. Every question may use `rlimit` of
     Z3's resource units, and `timeout` seconds. An interrupt raises Interrupted (the results not
     yet given are not known: they all come from the one search)."""
     try:
