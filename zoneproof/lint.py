@@ -27,7 +27,9 @@ from .properties import BinOp, Expr, Property, PropertyKind, Quant, expr_text, p
 from .replay import execute
 from .report import changes, describe_action
 from .ruleset import RuleSet
-from .search import Budget, Deepening, Goal, Outcome, first_step
+from .proof import Proof, invariant, lemmas, proved_with, unreachable
+from .simulate import shortest_witnesses
+from .search import INDUCTION_SPAN, Budget, Deepening, Goal, Outcome, first_step
 from .solver import Answer, SolverResult, new_solver
 from .terms import And, Not, Xor
 from .trace import Trace, of_ruleset
@@ -68,6 +70,7 @@ class Trigger:
     status: Status  # TRIGGERED, VACUOUS, UNKNOWN or ERROR
     step: int  # TRIGGERED: the first state (always) or step (step properties) where it fires
     witness: Trace | None = None
+    every_depth: bool = False  # VACUOUS: proved never to fire at any depth, not only within the depth bound
 
 
 @dataclass(frozen=True)
@@ -159,12 +162,12 @@ def _lint(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int, budg
             (), tuple(PropertyFinding(p, Status.VACUOUS, (), unreachable) for p in props),
             (start.conflict,), time.monotonic() - started,
         )
-    action_probes = {a.kind: _action_probe(ruleset, a.kind) for a in ruleset.actions}
     trigger_probes = {p.id: _trigger_probes(p, _triggers(p)) for p in props}
+    sweep = _Sweep(ruleset, scope, [q for probes in trigger_probes.values() for q in probes] + list(props), seed)
+    action_probes = sweep.action_probes
     every_probe = list(action_probes.values()) + [q for probes in trigger_probes.values() for q in probes]
-    sweep = _Sweep(ruleset, scope, every_probe + list(props), seed)
     try:
-        outcomes = sweep.deepening.earliest(sweep.goals(every_probe), budget)
+        outcomes = sweep.outcomes(sweep.goals(every_probe), every_probe, budget)
     except Interrupted as e:
         raise KeyboardInterrupt from e
     probe = lambda q: sweep.probe_result(q, outcomes[q])  # noqa: E731
@@ -200,16 +203,59 @@ def _view(rule_id: str) -> tuple:
     return ("changes a view", rule_id)
 
 
+# The least depth bound from which lint tries to prove the goals it has not reached within the
+# base case of an induction unreachable at every depth: below it, asking each depth up to the
+# bound costs less than the lemmas (docs/speed.md).
+PROOF_FROM_DEPTH = 4
+# The random runs tried before Z3 (simulate.py), and the steps they go beyond the depth bound (a
+# goal a run reaches there is not tried with the lemmas).
+RUNS = 100
+RUN_BEYOND = 2
+
+
 class _Sweep:
     """The transition system of a lint and the deepening that asks all its questions."""
 
     def __init__(self, ruleset: RuleSet, scope: Scope, props: list[Property], seed: int):
+        """`props`: the properties and probes the goals read, besides the probes of the actions."""
         bound = Codes.variable_bound(scope, slots_for(scope))
-        self.system = TransitionSystem(ruleset, scope, max([int_reach(p, bound) for p in props], default=0))
+        self.action_probes = {a.kind: _action_probe(ruleset, a.kind) for a in ruleset.actions}
+        read = [*self.action_probes.values(), *props]
+        self.system = TransitionSystem(ruleset, scope, max([int_reach(p, bound) for p in read], default=0))
         self.deepening = Deepening(self.system, seed, self.system.rule_values(), incremental=True)
         self.ruleset = ruleset
         self.scope = scope
         self.seed = seed
+        self.proofs: dict[Property, Proof] = {}  # probes proved at every depth
+        self.unreachable: set = set()  # goals of the rules reached at no depth
+        self.asked: set = set()  # the keys of every goal
+
+    def outcomes(self, goals: dict, probes: list[Property], budget: Budget) -> dict:
+        """What the deepening finds of every goal. Random runs come first (`simulate`): a probe
+        still pending at the depth where a run violates it is taken with that run, unasked. From
+        PROOF_FROM_DEPTH, the goals not reached within the base case of an induction, and that no
+        run reaches, are then tried with the structural lemmas: a probe proved at every depth
+        (`proof.proved_with`), a rule's removal changing nothing after any step (`proof.unreachable`).
+        Those need no question past the base case."""
+        rules = [key[1] for key, goal in goals.items() if goal.group == "changes"]
+        violated, changed = shortest_witnesses(self.ruleset, self.scope, probes, rules, RUNS, self.scope.depth + RUN_BEYOND, self.seed,
+                                               {a.kind: self.action_probes[a.kind] for a in self.ruleset.actions})
+        walks = {**violated, **{_changes(rule_id): w for rule_id, w in changed.items()}}
+        known = {key: w for key, w in walks.items() if w.depth <= goals[key].bound}
+        if self.scope.depth < PROOF_FROM_DEPTH:
+            return self.deepening.earliest(goals, budget, known=known)
+        base = INDUCTION_SPAN + 1
+        found = self.deepening.earliest({key: replace(g, bound=min(g.bound, base)) for key, g in goals.items()}, budget, known=known)
+        pending = [key for key, g in goals.items() if not found[key].violated and not found[key].unknown and g.bound > base]
+        unseen = [key for key in pending if key not in walks]
+        facts = self.system.rule_values()
+        kept = invariant(self.system, list(lemmas()), self.seed, facts, budget)
+        if kept is not None:
+            self.proofs = proved_with(self.system, [key for key in unseen if isinstance(key, Property)], kept, self.seed, facts, budget)
+            rule_goals = {key: goals[key].at for key in unseen if goals[key].group in ("changes", "views")}
+            self.unreachable = unreachable(self.system, rule_goals, kept, self.seed, facts, budget)
+        rest = {key: goals[key] for key in pending if key not in self.proofs and key not in self.unreachable}
+        return found | self.deepening.earliest(rest, budget, start=base + 1, known=known)
 
     def goals(self, probes: list[Property]) -> dict:
         """Every goal of the sweep, grouped by kind: the probes violated, each rule's removal
@@ -224,6 +270,7 @@ class _Sweep:
             if not z3.is_false(e.visibility_without(0, rule.id)):
                 goals[_view(rule.id)] = Goal(0, depth, partial(e.visibility_without, rule_id=rule.id), "views")
         goals[_CONFLICT] = Goal(0, depth - 1, e.no_outcome, "conflict")
+        self.asked = set(goals)
         return goals
 
     def probe_result(self, prop: Property, outcome: Outcome) -> CheckResult:
@@ -231,8 +278,12 @@ class _Sweep:
         if outcome.unknown:
             reached = f"no violation up to depth {outcome.depth}" if outcome.depth >= first_step(prop) else "no depth completed"
             return CheckResult(self.ruleset, prop, Verdict.UNKNOWN, outcome.depth, 0.0, reason=f"{outcome.unknown}: {reached}")
+        if prop in self.proofs:
+            return CheckResult(self.ruleset, prop, Verdict.PROVED, self.scope.depth, 0.0, certificate=self.proofs[prop].lemmas)
         if not outcome.violated:
             return CheckResult(self.ruleset, prop, Verdict.HOLDS, outcome.depth, 0.0)
+        if outcome.witness is not None:
+            return CheckResult(self.ruleset, prop, Verdict.VIOLATED, outcome.depth, 0.0, outcome.witness.trace)
         k = outcome.depth
         trace, problem = counterexample(self.system, outcome.model, k, self.ruleset, prop, self.scope, self.seed)
         if problem:
@@ -241,6 +292,8 @@ class _Sweep:
 
 
 # ---------------------------------------------------------------- dead actions
+
+AT_EVERY_DEPTH = "proved at every depth (players and cards of the scope)"
 
 
 def _action_probe_id(kind: ActionKind) -> str:
@@ -259,6 +312,8 @@ def _action_probe(ruleset: RuleSet, kind: ActionKind) -> Property:
 def _action_finding(kind: ActionKind, result: CheckResult) -> ActionFinding:
     if result.verdict is Verdict.VIOLATED:
         return ActionFinding(kind, Status.LIVE, result.depth, f"first taken at step {result.depth}", result.trace)
+    if result.verdict is Verdict.PROVED:
+        return ActionFinding(kind, Status.DEAD, 0, f"never enabled in any reachable state: {AT_EVERY_DEPTH}")
     if result.verdict is Verdict.HOLDS:
         return ActionFinding(kind, Status.DEAD, 0, f"never enabled in a state reachable within {result.depth} steps")
     return ActionFinding(kind, Status(result.verdict.value), 0, result.reason)
@@ -320,8 +375,8 @@ def _trigger_probes(prop: Property, found: tuple[list, bool]) -> list[Property]:
 def _trigger(text: str, result: CheckResult) -> Trigger:
     if result.verdict is Verdict.VIOLATED:
         return Trigger(text, Status.TRIGGERED, result.depth, result.trace)
-    if result.verdict is Verdict.HOLDS:
-        return Trigger(text, Status.VACUOUS, 0)
+    if result.verdict.holds:
+        return Trigger(text, Status.VACUOUS, 0, every_depth=result.verdict is Verdict.PROVED)
     return Trigger(text, Status(result.verdict.value), 0)
 
 
@@ -334,6 +389,8 @@ def _property_finding(prop: Property, results: list[CheckResult]) -> PropertyFin
     each = tuple(_trigger(t, result) for t, result in zip(texts, results))
     status = Status.UNCONDITIONAL if unconditional else _any_fires(each)
     reason = next((r.reason for r in results if r.verdict in (Verdict.UNKNOWN, Verdict.ERROR)), "")
+    if status is Status.VACUOUS and all(t.every_depth for t in each):
+        reason = f"no trigger fires in any reachable state: {AT_EVERY_DEPTH}"
     return PropertyFinding(prop, status, each, "" if status is Status.TRIGGERED else reason)
 
 
@@ -357,6 +414,11 @@ def _rule_finding(sweep: _Sweep, rule_id: str, outcomes: dict) -> RuleFinding:
     if view.violated:
         return _confirm_view_change(e, view.depth, view.model, ruleset, rule_id, scope)
     change = outcomes[_changes(rule_id)]
+    if change.witness is not None:
+        trace = change.witness.trace
+        world = World.of(ruleset, trace.slots, trace.card_types, scope)
+        k = change.depth
+        return _rule_matters(world, trace.steps[k - 1].state if k else trace.initial, trace.steps[k].action, k, rule_id)
     if change.violated:
         return _confirm_rule_matters(e, change.model, change.depth, ruleset, rule_id, scope)
     if change.unknown:
@@ -380,6 +442,8 @@ def _dead_rule_detail(sweep: _Sweep, rule_id: str) -> str:
     ruleset, rule = sweep.ruleset, _rule(sweep.ruleset, rule_id)
     others = [r for r in ruleset.rules_for(rule.behaviour) if r != rule_id and set(rule.zones) <= set(_rule(ruleset, r).zones)]
     also = f"; {', '.join(others)} provide{'s' if len(others) == 1 else ''} the same behaviour" if others else ""
+    if {_changes(rule_id), _view(rule_id)} & sweep.asked <= sweep.unreachable:
+        return f"removing it changes no step from any reachable state, and no player's view: {AT_EVERY_DEPTH}{also}"
     return f"removing it changes no step and no player's view within {sweep.scope.depth} steps{also}"
 
 
@@ -394,15 +458,20 @@ def _confirm_rule_matters(e, model, k: int, ruleset: RuleSet, rule_id: str, scop
     steps, mismatch = execute(world, states[0], actions[:k], recorded=states[1:k + 1])
     if mismatch:
         return RuleFinding(rule_id, Status.ERROR, f"the run found by Z3 does not replay in the interpreter: {mismatch}")
-    before = steps[-1].state if steps else states[0]
-    action = actions[k]
+    return _rule_matters(world, steps[-1].state if steps else states[0], actions[k], k, rule_id)
+
+
+def _rule_matters(world: World, before: GameState, action: Action, k: int, rule_id: str) -> RuleFinding:
+    """How removing the rule changes the outcome of `action` taken in `before`, the state after
+    k steps; ERROR when the interpreter sees no change."""
     with_rule = _outcome(world, before, action)
-    without_rule = _outcome(replace(world, ruleset=ruleset.without([rule_id])), before, action)
-    shown = describe_action(action, e.slots)
+    without_rule = _outcome(replace(world, ruleset=world.ruleset.without([rule_id])), before, action)
+    shown = describe_action(action, world.slots)
     if isinstance(with_rule, str) and isinstance(without_rule, str) or with_rule == without_rule:
         return RuleFinding(rule_id, Status.ERROR, f"Z3 says removing it changes step {k + 1} ({shown}); the interpreter sees no change")
+
     def effect(outcome: GameState) -> str:
-        return "; ".join(changes(before, outcome, e.slots)) or "nothing changes"
+        return "; ".join(changes(before, outcome, world.slots)) or "nothing changes"
 
     if isinstance(with_rule, str):
         change = f"without it, {shown} at step {k + 1} is possible ({effect(without_rule)}); with it, it is not ({with_rule})"

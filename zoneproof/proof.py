@@ -153,16 +153,33 @@ def discharged(system: TransitionSystem, obligation: Obligation, seed: int, budg
 def strengthened(system: TransitionSystem, props: list[Property], seed: int, facts: list, budget: Budget,
                  candidates: tuple[Property, ...] | None = None) -> dict[Property, Proof]:
     """The properties among `props` proved at every depth with the lemmas inductive together
-    (`invariant`) assumed, each with those lemmas: the properties' step is asked of all of them
-    together (`search.inductive`), their base case is the bounded check's. Every question runs in
-    a Z3 context of its own; an unknown proves nothing."""
+    (`invariant`) assumed, each with those lemmas (`proved_with`). Every question runs in a Z3
+    context of its own; an unknown proves nothing."""
     kept = invariant(system, list(lemmas() if candidates is None else candidates), seed, facts, budget)
-    if kept is None:
-        return {}
+    return {} if kept is None else proved_with(system, props, kept, seed, facts, budget)
+
+
+def proved_with(system: TransitionSystem, props: list[Property], kept: list[Property], seed: int, facts: list,
+                budget: Budget) -> dict[Property, Proof]:
+    """The properties among `props` that the induction step proves with the lemmas `kept` (an
+    inductive invariant) assumed: the properties' step is asked of all of them together
+    (`search.inductive`), their base case is the bounded check's."""
     proved_ids = {p.id for p in kept}
-    lemma_facts = [Not(violated_at(system, lemma, k)) for lemma in kept for k in (1, 2)]
     safe = [p for p in props if wrap_safe(p, proved_ids)]
-    return {p: Proof(p, tuple(kept)) for p in inductive(system, safe, seed, [*facts, *lemma_facts], budget)}
+    return {p: Proof(p, tuple(kept)) for p in inductive(system, safe, seed, [*facts, *_assumed(system, kept)], budget)}
+
+
+def _assumed(system: TransitionSystem, kept: list[Property]) -> list:
+    return [Not(violated_at(system, lemma, k)) for lemma in kept for k in (1, 2)]
+
+
+def unreachable(system: TransitionSystem, goals: dict, kept: list[Property], seed: int, facts: list, budget: Budget) -> set:
+    """The keys of `goals` (each a function of a depth k, like `search.Goal.at`: a condition on
+    state k and on step k's action and next state) whose condition holds after no step from a
+    state where the lemmas `kept` (an inductive invariant) hold: so at no depth from 2 on, the
+    base case being the bounded search's. Empty when Z3 gives no answer."""
+    context = [*facts, *system.types(), *system.trans(1), *_assumed(system, kept)]
+    return set(_drop_failing(system, list(goals), context, lambda key: [goals[key](2)], seed, budget) or ())
 
 
 def invariant(system: TransitionSystem, pool: list[Property], seed: int, facts: list, budget: Budget) -> list[Property] | None:
@@ -178,10 +195,10 @@ def invariant(system: TransitionSystem, pool: list[Property], seed: int, facts: 
     return None
 
 
-def _drop_failing(system: TransitionSystem, pool: list[Property], context: list, failures, seed: int,
-                  budget: Budget) -> list[Property] | None:
-    """The properties of `pool` that cannot fail given `context`: each model drops those it makes
-    fail, and the question is asked again of the rest. None when Z3 gives no answer."""
+def _drop_failing(system: TransitionSystem, pool: list, context: list, failures, seed: int, budget: Budget) -> list | None:
+    """The members of `pool` (properties, or any keys) that cannot fail given `context`: each model
+    drops those it makes fail, and the question is asked again of the rest. None when Z3 gives no
+    answer."""
     goals = {p: Or(failures(p)) for p in pool}
     pending = list(pool)
     while pending:

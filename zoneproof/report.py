@@ -416,7 +416,8 @@ def format_lint(report, written: dict) -> list[str]:
         elif len(f.triggers) > 1:
             for number, t in enumerate(f.triggers, start=1):
                 if t.status.value != "triggered":
-                    lines.append(f"    note      {f.prop.id}: trigger {number} of {len(f.triggers)} is {t.status.value} within {report.scope.depth} steps: {t.text}")
+                    where = "at every depth" if t.every_depth else f"within {report.scope.depth} steps"
+                    lines.append(f"    note      {f.prop.id}: trigger {number} of {len(f.triggers)} is {t.status.value} {where}: {t.text}")
         if ("witness", f.prop.id) in written:
             lines.append(f"    witness   {f.prop.id}: fires at step {f.fired.step}, trace written to {written[('witness', f.prop.id)]}")
     for gap in report.ruleset.gaps:

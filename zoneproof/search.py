@@ -91,10 +91,11 @@ class Outcome:
     depth: int
     model: z3.ModelRef | None = None
     unknown: str = ""
+    witness: object = None  # reached: a run the caller knew of (`earliest`'s `known`) instead of a model
 
     @property
     def violated(self) -> bool:
-        return self.model is not None
+        return self.model is not None or self.witness is not None
 
 
 class Deepening:
@@ -158,21 +159,23 @@ class Deepening:
         return self.earliest(goals, budget, start, assumptions)
 
     def earliest(self, goals: dict[Hashable, Goal], budget: Budget, start: int = 0,
-                 assumptions: tuple = ()) -> dict[Hashable, Outcome]:
+                 assumptions: tuple = (), known: dict | None = None) -> dict[Hashable, Outcome]:
         """For each goal, the least depth from `start` up to its bound at which it can hold (with
         the model), or that it cannot up to its bound. At each depth, one question per group asks
         for any of the group's goals still pending there; a model drops those it satisfies and the
         question is asked again for the rest. A question with no answer leaves its group's pending
-        goals unknown past the depth before; the other groups go on."""
+        goals unknown past the depth before; the other groups go on. `known` maps a goal to a run
+        the caller has that reaches it (with its `depth`): still pending at that depth, the goal is
+        reached there by that run (its `witness`), without a question."""
         found: dict[Hashable, Outcome] = {}
         pending = dict(goals)
         try:
-            self._deepen(found, pending, start, budget, assumptions)
+            self._deepen(found, pending, start, budget, assumptions, known or {})
         except KeyboardInterrupt as e:
             raise Interrupted(found | {key: Outcome(self.completed, unknown="interrupted") for key in pending}) from e
         return found
 
-    def _deepen(self, found: dict, pending: dict, k: int, budget: Budget, assumptions: tuple) -> None:
+    def _deepen(self, found: dict, pending: dict, k: int, budget: Budget, assumptions: tuple, known: dict) -> None:
         self.completed = k - 1
         while pending:
             for key in [key for key, goal in pending.items() if goal.bound < k]:
@@ -185,6 +188,10 @@ class Deepening:
                 self.reach(k)
                 progress.at_depth(k)
             for keys in groups.values():
+                for key in [key for key in keys if key in known and known[key].depth == k]:
+                    found[key] = Outcome(k, witness=known[key])
+                    del pending[key]
+                    keys.remove(key)
                 self._ask_at(found, pending, keys, k, budget, assumptions)
             self.completed = k
             k += 1

@@ -1,0 +1,70 @@
+"""Random runs (zoneproof.simulate): every witness is the interpreter's own run, never shorter than
+the shortest the explicit search finds, the same for the same seed; lint's findings are the same
+with them and without them."""
+
+from dataclasses import replace
+
+from zoneproof import lint as lint_module
+from zoneproof.explicit import Verdict, check_explicitly
+from zoneproof.interpreter import World
+from zoneproof.lint import lint
+from zoneproof.model import Scope
+from zoneproof.properties import stock_properties
+from zoneproof.replay import execute, first_violation
+from zoneproof.ruleset import load_ruleset
+from zoneproof.simulate import shortest_witnesses
+
+PROPS = list(stock_properties())
+SMALL = Scope(players=2, cards=2, sideboard=0, tokens=1, depth=3, hand=1)
+
+
+def replays(witness, ruleset, prop=None) -> bool:
+    trace = witness.trace
+    world = World.of(ruleset, trace.slots, trace.card_types, trace.scope)
+    steps, mismatch = execute(world, trace.initial, [s.action for s in trace.steps], recorded=[s.state for s in trace.steps])
+    return mismatch is None and (prop is None or first_violation(world, prop, trace.initial, steps) == witness.depth)
+
+
+def test_a_witness_replays_and_is_never_shorter_than_the_shortest_counterexample():
+    ruleset = load_ruleset("mtg-current").without(["400.3", "400.7"])
+    violated, _ = shortest_witnesses(ruleset, SMALL, PROPS, [], runs=60, length=3)
+    assert violated, "no random run violated a property with 400.3 and 400.7 removed"
+    shortest = {r.prop: r.depth for r in check_explicitly(ruleset, list(violated), SMALL).results if r.verdict is Verdict.VIOLATED}
+    for prop, witness in violated.items():
+        assert replays(witness, ruleset, prop), prop.id
+        assert witness.depth >= shortest[prop], prop.id
+
+
+def test_no_run_violates_a_property_that_holds_and_the_runs_are_those_of_their_seed():
+    ruleset = load_ruleset("mtg-current")
+    holding = [p for p in PROPS if p.id in ("owner-zones", "one-zone", "tokens")]
+    assert shortest_witnesses(ruleset, SMALL, holding, [], runs=40, length=4) == ({}, {})
+    removed = ruleset.without(["400.3"])
+    first = shortest_witnesses(removed, SMALL, holding, ["400.7"], runs=40, length=4, seed=5)
+    assert first == shortest_witnesses(removed, SMALL, holding, ["400.7"], runs=40, length=4, seed=5)
+
+
+def test_the_last_step_of_a_rules_witness_has_another_outcome_without_the_rule():
+    ruleset = load_ruleset("mtg-current")
+    _, changed = shortest_witnesses(ruleset, SMALL, [], ["400.3", "400.7"], runs=60, length=3)
+    assert set(changed) == {"400.3", "400.7"}
+    for rule_id, witness in changed.items():
+        assert replays(witness, ruleset) and len(witness.trace.steps) == witness.depth + 1
+        trace = witness.trace
+        without = World.of(ruleset.without([rule_id]), trace.slots, trace.card_types, trace.scope)
+        before = [s.action for s in trace.steps]
+        steps, refused = execute(without, trace.initial, before)
+        assert refused or steps[-1].state != trace.steps[-1].state, rule_id
+
+
+def test_lint_finds_the_same_at_the_same_steps_with_random_runs_and_without(monkeypatch):
+    def findings(report):
+        return [(f.status, getattr(f, "step", None), getattr(f, "detail", "") if f.status.value != "live" else "") for f in report.findings]
+
+    ruleset, scope = load_ruleset("mtg-current"), replace(SMALL, players=1, depth=4)
+    with_runs = lint(ruleset, PROPS, scope)
+    monkeypatch.setattr(lint_module, "RUNS", 0)
+    without_runs = lint(ruleset, PROPS, scope)
+    assert findings(with_runs) == findings(without_runs)
+    steps = lambda r: [(t.status, t.step) for f in r.properties for t in f.triggers]  # noqa: E731
+    assert steps(with_runs) == steps(without_runs)
