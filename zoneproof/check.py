@@ -21,7 +21,7 @@ from .model import Scope, slots_for
 from .properties import Property
 from .replay import execute, first_violation, witnesses
 from .ruleset import Expectation, RuleSet
-from .proof import strengthened
+from .proof import invariant, lemmas, proved_with
 from .solver import Answer
 from .search import INDUCTION_SPAN, Budget, Deepening, Outcome, first_step, violation_alone
 from .trace import Trace, of_ruleset
@@ -107,14 +107,14 @@ def each_checked(ruleset: RuleSet, props: list[Property], scope: Scope, seed: in
     """The results of check_properties one by one, in the order of `props`.
 
     Induction first tries to prove the properties the rule set file expects to hold at every depth,
-    with the structural lemmas (`proof.strengthened`). Then one deepening (`search.Deepening`) looks
-    for the first violation of every property, to the depth bound, or to the base case of those
-    induction proved. A property the base case finds violated (or cannot decide) leaves the others
-    of the induction to be proved again without it. The properties with no expectation (rules were
-    removed: a violation is likely, and the bounded check finds a shallow one sooner than the
-    lemmas) that hold to the depth bound are then tried the same way. Each violation found is
-    asked again in a Z3 context of its own for its counterexample, which is then replayed in the
-    interpreter. Every question may use `rlimit` of
+    with the structural lemmas (their invariant found once: `proof.invariant`, `proof.proved_with`).
+    Then one deepening (`search.Deepening`) looks for the first violation of every property, to the
+    depth bound, or to the base case of those induction proved. A property the base case finds
+    violated (or cannot decide) leaves the others of the induction to be proved again without it.
+    The properties with no expectation (rules were removed: a violation is likely, and the bounded
+    check finds a shallow one sooner than the lemmas) that hold to the depth bound are then tried
+    the same way. Each violation found is asked again in a Z3 context of its own for its
+    counterexample, which is then replayed in the interpreter. Every question may use `rlimit` of
     Z3's resource units, and `timeout` seconds. An interrupt raises Interrupted (the results not
     yet given are not known: they all come from the one search)."""
     try:
@@ -140,8 +140,10 @@ def _each_checked(ruleset: RuleSet, props: list[Property], scope: Scope, seed: i
     facts = system.rule_values(ruleset)
     base = min(scope.depth, INDUCTION_SPAN + 1)
     candidates = [p for p in props if _expected_to_hold(ruleset, p)] if prove and scope.depth >= INDUCTION_FROM_DEPTH else []
+    prover = _Prover(system, seed, facts, budget)
     try:
-        proofs = _proved(system, [p for p in candidates if ruleset.expected(p.id) is not None], seed, facts, budget)
+        expected = [p for p in candidates if ruleset.expected(p.id) is not None]
+        proofs = prover.proved(expected)
         proved = set(proofs)
         deepening = Deepening(system, seed, facts)
         outcomes = deepening.first_violations({p: base if p in proved else scope.depth for p in props}, budget())
@@ -149,14 +151,14 @@ def _each_checked(ruleset: RuleSet, props: list[Property], scope: Scope, seed: i
             failed = {p for p in proved if outcomes[p].violated or outcomes[p].unknown}
             if not failed:
                 break
-            proofs = _proved(system, [p for p in proved if p not in failed], seed, facts, budget)
+            proofs = prover.proved([p for p in proved if p not in failed])
             still = set(proofs)
             dropped = proved - failed - still
             proved = still
             outcomes |= deepening.first_violations({p: scope.depth for p in dropped}, budget(), start=base + 1)
-        holding = [p for p in candidates if p not in proved and not outcomes[p].violated and not outcomes[p].unknown]
+        holding = [p for p in candidates if p not in expected and not outcomes[p].violated and not outcomes[p].unknown]
         if holding:
-            proofs |= _proved(system, holding, seed, facts, budget)
+            proofs |= prover.proved(holding)
             proved |= set(proofs)
     except CheckerBug as bug:
         for prop in props:
@@ -169,8 +171,24 @@ def _each_checked(ruleset: RuleSet, props: list[Property], scope: Scope, seed: i
         yield _result(system, ruleset, prop, scope, seed, facts, outcomes[prop], proof, time.monotonic() - started, budget)
 
 
-def _proved(system: TransitionSystem, candidates: list[Property], seed: int, facts: list, budget) -> dict:
-    return strengthened(system, candidates, seed, facts, budget()) if candidates else {}
+class _Prover:
+    """The proofs of one check: the lemmas' invariant (`proof.invariant`) is found once, when first
+    needed, and every induction assumes it."""
+
+    def __init__(self, system: TransitionSystem, seed: int, facts: list, budget):
+        self.system, self.seed, self.facts, self.budget = system, seed, facts, budget
+        self._kept: list[Property] | None = None
+        self._found = False
+
+    def proved(self, candidates: list[Property]) -> dict:
+        if not candidates:
+            return {}
+        if not self._found:
+            self._kept = invariant(self.system, list(lemmas()), self.seed, self.facts, self.budget())
+            self._found = self._kept is not None  # no answer: asked again next time
+        if self._kept is None:
+            return {}
+        return proved_with(self.system, candidates, self._kept, self.seed, self.facts, self.budget())
 
 
 def _interrupted(ruleset: RuleSet, prop: Property, scope: Scope, outcome: Outcome | None, seconds: float) -> CheckResult:

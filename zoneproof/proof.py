@@ -150,15 +150,6 @@ def discharged(system: TransitionSystem, obligation: Obligation, seed: int, budg
     return budget.ask(solver, []).answer
 
 
-def strengthened(system: TransitionSystem, props: list[Property], seed: int, facts: list, budget: Budget,
-                 candidates: tuple[Property, ...] | None = None) -> dict[Property, Proof]:
-    """The properties among `props` proved at every depth with the lemmas inductive together
-    (`invariant`) assumed, each with those lemmas (`proved_with`). Every question runs in a Z3
-    context of its own; an unknown proves nothing."""
-    kept = invariant(system, list(lemmas() if candidates is None else candidates), seed, facts, budget)
-    return {} if kept is None else proved_with(system, props, kept, seed, facts, budget)
-
-
 def proved_with(system: TransitionSystem, props: list[Property], kept: list[Property], seed: int, facts: list,
                 budget: Budget) -> dict[Property, Proof]:
     """The properties among `props` that the induction step proves with the lemmas `kept` (an

@@ -30,46 +30,61 @@ class Witness:
     trace: Trace
 
 
+# The runs stop early after this many in a row have found no witness and no shorter one.
+STALE_RUNS = 10
+
+
 def shortest_witnesses(ruleset: RuleSet, scope: Scope, props: list[Property], rules: list[str], runs: int, length: int,
                        seed: int = 0, taking: dict[ActionKind, Property] | None = None) -> tuple[dict[Property, Witness], dict[str, Witness]]:
     """For each property some run of at most `length` steps violates, the shortest such run found
-    in `runs` runs; and for each rule of `rules`, the shortest run whose last step has another
-    outcome without the rule (illegal, or another state), at the `depth` of the state it is taken in.
-    `taking` names step properties that a step of one kind violates: in every state of a run, a
-    step of that kind is tried too."""
+    in `runs` runs (fewer when STALE_RUNS in a row find nothing new); and for each rule of `rules`,
+    the shortest run whose last step has another outcome without the rule (illegal, or another
+    state), at the `depth` of the state it is taken in. `taking` names step properties that a step
+    of one kind violates: in every state of a run, a step of that kind is tried too."""
     space = StateSpace(ruleset, scope)
     if space.start is None:
         return {}, {}
     rng = random.Random(seed)
-    holds = {p: compile_lazily(p, space.slots, space.scope.players) for p in props}
-    violated: dict[Property, Witness] = {}
+    holds = {p.id: compile_lazily(p, space.slots, space.scope.players) for p in props}
+    violated: dict[str, Witness] = {}  # by property id: hashing a property is slow
     changed: dict[str, Witness] = {}
+    withouts = {rule_id: ruleset.without([rule_id]) for rule_id in rules}
+
+    def shorter(found: dict, key, k: int) -> bool:
+        return key not in found or k < found[key].depth
+
+    stale = 0
     for _ in range(runs):
+        before = len(violated) + len(changed), sum(w.depth for w in [*violated.values(), *changed.values()])
         world = space.concrete_world(_drawn_types(space, rng))
-        steps = _run(space, world, rng, length)
-        for kind, prop in (taking or {}).items():
-            known = violated.get(prop)
-            for k in range(min(len(steps) + 1, (known.depth if known else length + 1) - 1)):
-                step = _random_step(space, world, steps[k - 1].state if k else space.start_state, rng, kind)
-                if step is not None and not holds[prop](backend_at(world, prop, space.start_state, (*steps[:k], step), k + 1)):
-                    violated[prop] = Witness(k + 1, _trace(space, world, prop.id, prop, [*steps[:k], step], seed))
-                    break
+        steps, forms = _run(space, world, rng, length)
+        states = [space.start_state] + [step.state for step in steps]
+        for k, by_kind in enumerate(forms):
+            for kind, prop in (taking or {}).items():
+                if shorter(violated, prop.id, k + 1) and kind in by_kind:
+                    step = _step_of(world, states[k], list(by_kind[kind]), rng)
+                    if step is not None and not holds[prop.id](backend_at(world, prop, space.start_state, (*steps[:k], step), k + 1)):
+                        violated[prop.id] = Witness(k + 1, _trace(space, world, prop.id, prop, [*steps[:k], step], seed))
         for prop in props:
-            known = violated.get(prop)
-            first = 0 if prop.kind is PropertyKind.ALWAYS else 1
-            for k in range(first, min(len(steps) + 1, known.depth if known else length + 1)):
-                if not holds[prop](backend_at(world, prop, space.start_state, steps, k)):
-                    violated[prop] = Witness(k, _trace(space, world, prop.id, prop, steps[:k], seed))
+            for k in range(0 if prop.kind is PropertyKind.ALWAYS else 1, len(steps) + 1):
+                if not shorter(violated, prop.id, k):
+                    break
+                if not holds[prop.id](backend_at(world, prop, space.start_state, steps, k)):
+                    violated[prop.id] = Witness(k, _trace(space, world, prop.id, prop, steps[:k], seed))
                     break
         for rule_id in rules:
-            known = changed.get(rule_id)
-            without = replace(world, ruleset=ruleset.without([rule_id]))
-            for k in range(min(len(steps), known.depth if known else length)):
-                before = steps[k - 1].state if k else space.start_state
-                if _outcome(without, before, steps[k].action) != steps[k].state:
+            without = replace(world, ruleset=withouts[rule_id])
+            for k in range(len(steps)):
+                if not shorter(changed, rule_id, k):
+                    break
+                if _outcome(without, states[k], steps[k].action) != steps[k].state:
                     changed[rule_id] = Witness(k, _trace(space, world, rule_id, None, steps[:k + 1], seed))
                     break
-    return violated, changed
+        after = len(violated) + len(changed), sum(w.depth for w in [*violated.values(), *changed.values()])
+        stale = stale + 1 if after == before else 0
+        if stale >= STALE_RUNS:
+            break
+    return {p: violated[p.id] for p in props if p.id in violated}, changed
 
 
 def _outcome(world: World, state: GameState, action) -> GameState | None:
@@ -84,34 +99,38 @@ def _drawn_types(space: StateSpace, rng: random.Random) -> tuple:
     return tuple(SINGLE[1 << rng.choice([i for i in range(len(TYPES)) if types_of(allowed, s) >> i & 1])] for s in range(len(space.slots)))
 
 
-def _run(space: StateSpace, world: World, rng: random.Random, length: int) -> list[Step]:
-    state, steps = space.start_state, []
-    for _ in range(length):
-        taken = _random_step(space, world, state, rng)
+def _run(space: StateSpace, world: World, rng: random.Random, length: int) -> tuple[list[Step], list[dict]]:
+    """A random run of at most `length` steps, and the candidates of each state it passes (the
+    last one's too), by kind."""
+    state, steps, forms = space.start_state, [], []
+    while True:
+        by_kind: dict = {}
+        for candidate, action in candidate_forms(world, state, space.space):
+            by_kind.setdefault(action.kind, []).append((candidate, action))
+        forms.append(by_kind)
+        if len(steps) == length:
+            return steps, forms
+        kinds = dict(by_kind)
+        taken = None
+        while kinds and taken is None:
+            taken = _step_of(world, state, list(kinds.pop(rng.choice(list(kinds)))), rng)
         if taken is None:
-            break
+            return steps, forms
         steps.append(taken)
         state = taken.state
-    return steps
 
 
-def _random_step(space: StateSpace, world: World, state: GameState, rng: random.Random, kind: ActionKind | None = None) -> Step | None:
-    """A legal step drawn at random (of `kind` only, where given), or None when there is none."""
-    by_kind: dict = {}
-    for candidate, action in candidate_forms(world, state, space.space):
-        if kind is None or action.kind is kind:
-            by_kind.setdefault(action.kind, []).append((candidate, action))
-    while by_kind:
-        forms = by_kind.pop(rng.choice(list(by_kind)))
-        rng.shuffle(forms)
-        for candidate, action in forms:
-            choices = list(positioned(world, candidate, action))
-            rng.shuffle(choices)
-            for choice in choices:
-                legal = outcomes(world, state, choice)
-                if legal:
-                    action, outcome = rng.choice(legal)
-                    return Step(action, outcome.state, outcome.rules)
+def _step_of(world: World, state: GameState, forms: list, rng: random.Random) -> Step | None:
+    """A legal step drawn at random among the candidate forms, or None when none is legal."""
+    rng.shuffle(forms)
+    for candidate, action in forms:
+        choices = list(positioned(world, candidate, action))
+        rng.shuffle(choices)
+        for choice in choices:
+            legal = outcomes(world, state, choice)
+            if legal:
+                action, outcome = rng.choice(legal)
+                return Step(action, outcome.state, outcome.rules)
     return None
 
 
