@@ -1,13 +1,9 @@
 """Random runs (zoneproof.simulate): every witness is the interpreter's own run, never shorter than
-the shortest the explicit search finds, the same for the same seed; lint's findings are the same
-with them and without them."""
+the shortest the explicit search finds, the same for the same seed. That lint's findings, with
+them, are at the steps the explicit search finds is tests/test_lint_explicit.py's."""
 
-from dataclasses import replace
-
-from zoneproof import lint as lint_module
 from zoneproof.explicit import Verdict, check_explicitly
 from zoneproof.interpreter import World
-from zoneproof.lint import lint
 from zoneproof.model import Scope
 from zoneproof.properties import stock_properties
 from zoneproof.replay import execute, first_violation
@@ -56,15 +52,3 @@ def test_the_last_step_of_a_rules_witness_has_another_outcome_without_the_rule()
         steps, refused = execute(without, trace.initial, before)
         assert refused or steps[-1].state != trace.steps[-1].state, rule_id
 
-
-def test_lint_finds_the_same_at_the_same_steps_with_random_runs_and_without(monkeypatch):
-    def findings(report):
-        return [(f.status, getattr(f, "step", None), getattr(f, "detail", "") if f.status.value != "live" else "") for f in report.findings]
-
-    ruleset, scope = load_ruleset("mtg-current"), replace(SMALL, players=1, depth=4)
-    with_runs = lint(ruleset, PROPS, scope)
-    monkeypatch.setattr(lint_module, "RUNS", 0)
-    without_runs = lint(ruleset, PROPS, scope)
-    assert findings(with_runs) == findings(without_runs)
-    steps = lambda r: [(t.status, t.step) for f in r.properties for t in f.triggers]  # noqa: E731
-    assert steps(with_runs) == steps(without_runs)
