@@ -41,6 +41,14 @@ def apply(world: World, state: GameState, action: Action) -> Outcome:
     return Outcome(step.state(), tuple(step.rules))
 
 
+def outcome_or_refusal(world: World, state: GameState, action: Action) -> GameState | str:
+    """The state the action leads to, or why the interpreter refuses it."""
+    try:
+        return apply(world, state, action).state
+    except IllegalAction as e:
+        return str(e)
+
+
 def uses_position(world: World, action: Action) -> bool:
     """Whether `n` places the card: always for put_into_library and the post-mulligan look; for
     graveyard and stack arrivals only when 404.1 or 405.2 is not in force."""

@@ -21,7 +21,7 @@ from .encode.system import TransitionSystem
 from .encode.variables import Codes
 from .errors import CheckerBug, Interrupted
 from .evaluate import int_reach
-from .interpreter import IllegalAction, World, apply, sees
+from .interpreter import World, outcome_or_refusal, sees
 from .model import PLAYER_NAMES, Action, ActionKind, Behaviour, GameState, Scope, slots_for
 from .properties import BinOp, Expr, Property, PropertyKind, Quant, expr_text, parse_properties
 from .replay import execute
@@ -464,8 +464,8 @@ def _confirm_rule_matters(e, model, k: int, ruleset: RuleSet, rule_id: str, scop
 def _rule_matters(world: World, before: GameState, action: Action, k: int, rule_id: str) -> RuleFinding:
     """How removing the rule changes the outcome of `action` taken in `before`, the state after
     k steps; ERROR when the interpreter sees no change."""
-    with_rule = _outcome(world, before, action)
-    without_rule = _outcome(replace(world, ruleset=world.ruleset.without([rule_id])), before, action)
+    with_rule = outcome_or_refusal(world, before, action)
+    without_rule = outcome_or_refusal(replace(world, ruleset=world.ruleset.without([rule_id])), before, action)
     shown = describe_action(action, world.slots)
     if isinstance(with_rule, str) and isinstance(without_rule, str) or with_rule == without_rule:
         return RuleFinding(rule_id, Status.ERROR, f"Z3 says removing it changes step {k + 1} ({shown}); the interpreter sees no change")
@@ -519,13 +519,6 @@ def _view_change(world: World, state: GameState, state_without: GameState, rule_
                 can = lambda yes: "may" if yes else "may not"  # noqa: E731
                 return f"with it, {PLAYER_NAMES[p]} {can(with_it)} see the face of {slot.name}; without it, {PLAYER_NAMES[p]} {can(without_it)}"
     return ""
-
-
-def _outcome(world: World, state: GameState, action: Action) -> GameState | str:
-    try:
-        return apply(world, state, action).state
-    except IllegalAction as e:
-        return str(e)
 
 
 # ---------------------------------------------------------------- conflicts
@@ -595,7 +588,7 @@ def event_conflict(sweep: _Sweep, outcome: Outcome, budget: Budget) -> ConflictS
     steps, mismatch = execute(world, states[0], actions[:k], recorded=states[1:k + 1])
     event = actions[k]
     shown = describe_action(event, e.slots)
-    refused = _outcome(world, states[k], event)
+    refused = outcome_or_refusal(world, states[k], event)
     if mismatch or not isinstance(refused, str):
         return ConflictSearch(checker_bug=f"a conflict found by Z3 does not replay: {mismatch or f'the interpreter carries out {shown}'}")
     solver, literals = _rule_solver(e, ruleset, seed)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 
 from .evaluate import compile_lazily
 from .explicit import SINGLE, TYPES, StateSpace, candidate_forms, outcomes, positioned, types_of
-from .interpreter import IllegalAction, World, apply
+from .interpreter import World, outcome_or_refusal
 from .model import ActionKind, GameState, Scope, Step
 from .properties import Property, PropertyKind
 from .replay import backend_at
@@ -77,7 +77,7 @@ def shortest_witnesses(ruleset: RuleSet, scope: Scope, props: list[Property], ru
             for k in range(len(steps)):
                 if not shorter(changed, rule_id, k):
                     break
-                if _outcome(without, states[k], steps[k].action) != steps[k].state:
+                if outcome_or_refusal(without, states[k], steps[k].action) != steps[k].state:
                     changed[rule_id] = Witness(k, _trace(space, world, rule_id, None, steps[:k + 1], seed))
                     break
         after = len(violated) + len(changed), sum(w.depth for w in [*violated.values(), *changed.values()])
@@ -85,13 +85,6 @@ def shortest_witnesses(ruleset: RuleSet, scope: Scope, props: list[Property], ru
         if stale >= STALE_RUNS:
             break
     return {p: violated[p.id] for p in props if p.id in violated}, changed
-
-
-def _outcome(world: World, state: GameState, action) -> GameState | None:
-    try:
-        return apply(world, state, action).state
-    except IllegalAction:
-        return None
 
 
 def _drawn_types(space: StateSpace, rng: random.Random) -> tuple:
