@@ -141,7 +141,7 @@ def test_a_conflict_the_interpreter_does_not_reproduce_is_a_checker_bug_exit_4(r
 
     (tmp_path / "closed.toml").write_text(current_text("closed-graveyard") + closing_rule("999.1", "graveyard"), encoding="utf-8")
     # an interpreter that carries out every action: the conflict Z3 finds does not replay
-    monkeypatch.setattr(lint_module, "_outcome", lambda world, state, action: state)
+    monkeypatch.setattr(lint_module, "outcome_or_refusal", lambda world, state, action: state)
     code, (report,), err = lint_json(run, "closed.toml", "--depth", "1", "-p", "owner-zones", "--jobs", "1")
     assert code == 4 and report["conflicts"] == []
     assert report["checker_bugs"] and "does not replay" in report["checker_bugs"][0]
