@@ -177,15 +177,13 @@ class _Prover:
 
     def __init__(self, system: TransitionSystem, seed: int, facts: list, budget):
         self.system, self.seed, self.facts, self.budget = system, seed, facts, budget
-        self._kept: list[Property] | None = None
-        self._found = False
+        self._kept: list[Property] | None = None  # None: not found yet, or no answer (asked again next time)
 
     def proved(self, candidates: list[Property]) -> dict:
         if not candidates:
             return {}
-        if not self._found:
+        if self._kept is None:
             self._kept = invariant(self.system, list(lemmas()), self.seed, self.facts, self.budget())
-            self._found = self._kept is not None  # no answer: asked again next time
         if self._kept is None:
             return {}
         return proved_with(self.system, candidates, self._kept, self.seed, self.facts, self.budget())

@@ -239,7 +239,7 @@ class _Sweep:
         Those need no question past the base case."""
         rules = [key[1] for key, goal in goals.items() if goal.group == "changes"]
         violated, changed = shortest_witnesses(self.ruleset, self.scope, probes, rules, RUNS, self.scope.depth + RUN_BEYOND, self.seed,
-                                               {a.kind: self.action_probes[a.kind] for a in self.ruleset.actions})
+                                               self.action_probes)
         walks = {**violated, **{_changes(rule_id): w for rule_id, w in changed.items()}}
         known = {key: w for key, w in walks.items() if w.depth <= goals[key].bound}
         if self.scope.depth < PROOF_FROM_DEPTH:
