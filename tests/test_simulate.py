@@ -1,6 +1,7 @@
 """Random runs (zoneproof.simulate): every witness is the interpreter's own run, never shorter than
-the shortest the explicit search finds, the same for the same seed. That lint's findings, with
-them, are at the steps the explicit search finds is tests/test_lint_explicit.py's."""
+the shortest the explicit search finds, shrunk so that no step can be left out, the same for the
+same seed. That lint's findings, with them, are at steps the explicit search confirms is
+tests/test_lint_explicit.py's."""
 
 from zoneproof.explicit import Verdict, check_explicitly
 from zoneproof.interpreter import World
@@ -8,7 +9,7 @@ from zoneproof.model import Scope
 from zoneproof.properties import stock_properties
 from zoneproof.replay import execute, first_violation
 from zoneproof.ruleset import load_ruleset
-from zoneproof.simulate import shortest_witnesses
+from zoneproof.simulate import found_witnesses
 
 PROPS = list(stock_properties())
 SMALL = Scope(players=2, cards=2, sideboard=0, tokens=1, depth=3, hand=1)
@@ -23,7 +24,7 @@ def replays(witness, ruleset, prop=None) -> bool:
 
 def test_a_witness_replays_and_is_never_shorter_than_the_shortest_counterexample():
     ruleset = load_ruleset("mtg-current").without(["400.3", "400.7"])
-    violated, _ = shortest_witnesses(ruleset, SMALL, PROPS, [], runs=60, length=3)
+    violated, _ = found_witnesses(ruleset, SMALL, PROPS, [], runs=60, length=3)
     assert violated, "no random run violated a property with 400.3 and 400.7 removed"
     shortest = {r.prop: r.depth for r in check_explicitly(ruleset, list(violated), SMALL).results if r.verdict is Verdict.VIOLATED}
     for prop, witness in violated.items():
@@ -34,15 +35,15 @@ def test_a_witness_replays_and_is_never_shorter_than_the_shortest_counterexample
 def test_no_run_violates_a_property_that_holds_and_the_runs_are_those_of_their_seed():
     ruleset = load_ruleset("mtg-current")
     holding = [p for p in PROPS if p.id in ("owner-zones", "one-zone", "tokens")]
-    assert shortest_witnesses(ruleset, SMALL, holding, [], runs=40, length=4) == ({}, {})
+    assert found_witnesses(ruleset, SMALL, holding, [], runs=40, length=4) == ({}, {})
     removed = ruleset.without(["400.3"])
-    first = shortest_witnesses(removed, SMALL, holding, ["400.7"], runs=40, length=4, seed=5)
-    assert first == shortest_witnesses(removed, SMALL, holding, ["400.7"], runs=40, length=4, seed=5)
+    first = found_witnesses(removed, SMALL, holding, ["400.7"], runs=40, length=4, seed=5)
+    assert first == found_witnesses(removed, SMALL, holding, ["400.7"], runs=40, length=4, seed=5)
 
 
 def test_the_last_step_of_a_rules_witness_has_another_outcome_without_the_rule():
     ruleset = load_ruleset("mtg-current")
-    _, changed = shortest_witnesses(ruleset, SMALL, [], ["400.3", "400.7"], runs=60, length=3)
+    _, changed = found_witnesses(ruleset, SMALL, [], ["400.3", "400.7"], runs=60, length=3)
     assert set(changed) == {"400.3", "400.7"}
     for rule_id, witness in changed.items():
         assert replays(witness, ruleset) and len(witness.trace.steps) == witness.depth + 1
@@ -52,3 +53,16 @@ def test_the_last_step_of_a_rules_witness_has_another_outcome_without_the_rule()
         steps, refused = execute(without, trace.initial, before)
         assert refused or steps[-1].state != trace.steps[-1].state, rule_id
 
+
+
+def test_no_single_step_of_a_witness_can_be_left_out():
+    ruleset = load_ruleset("mtg-current").without(["400.3", "400.7"])
+    violated, _ = found_witnesses(ruleset, SMALL, PROPS, [], runs=60, length=9)
+    assert violated
+    for prop, witness in violated.items():
+        trace = witness.trace
+        world = World.of(ruleset, trace.slots, trace.card_types, trace.scope)
+        actions = [s.action for s in trace.steps]
+        for i in range(len(actions)):
+            steps, refused = execute(world, trace.initial, actions[:i] + actions[i + 1:])
+            assert refused or first_violation(world, prop, trace.initial, steps) is None, (prop.id, i)

@@ -83,16 +83,17 @@ def check_rulesets(rulesets: list[RuleSet], props: list[Property], scope: Scope,
                    with_lint: bool, jobs: int, listener: Callable[[Activity], None] | None = None,
                    scheduler: str | None = None) -> Iterator[tuple[Iterator[CheckResult], LintReport | None]]:
     """The checks of each rule set and, with `with_lint`, its lint report, in the given order.
-    With more than one job, or a Dask `scheduler`, each rule set's checks and its lint are separate
-    tasks (`in_order`; workers report their progress to `listener`). With one job they run in
-    this process, the lint report first, then each check as soon as it is known.
+    A rule set's lint and its checks run in one process, lint first, so that they find the
+    structural lemmas' invariant once (`proof.invariant`). With more than one job, or a Dask
+    `scheduler`, each rule set is a task (`in_order`; workers report their progress to
+    `listener`); with one job they run in this process, each check given as soon as it is known.
 
     On an interrupt, Interrupted's `known` lists, in order, (checks, report) of what had finished
-    and was not yet given: the rest of the rule set being given, then each later rule set whose
-    checks, or lint report, had finished (None for a report that had not)."""
+    and was not yet given: the rest of the rule set being given, then each later rule set that
+    had finished."""
     check = partial(each_checked, props=props, scope=scope, seed=seed, timeout=timeout)
     linted = partial(lint, props=props, scope=scope, seed=seed, timeout=timeout)
-    if scheduler is None and (jobs <= 1 or len(rulesets) * (1 + with_lint) == 1):
+    if scheduler is None and (jobs <= 1 or len(rulesets) == 1):
         for ruleset in rulesets:
             try:
                 report = linted(ruleset) if with_lint else None
@@ -100,25 +101,14 @@ def check_rulesets(rulesets: list[RuleSet], props: list[Property], scope: Scope,
                 raise Interrupted([]) from e
             yield _streamed(check(ruleset), report), report
         return
-    per_ruleset = 2 if with_lint else 1
-    checked_all = partial(_all_checked, props=props, scope=scope, seed=seed, timeout=timeout)
-    tasks = [task for ruleset in rulesets for task in (partial(checked_all, ruleset), partial(linted, ruleset))[:per_ruleset]]
+    tasks = [partial(_checked_and_linted, ruleset, props=props, scope=scope, seed=seed, timeout=timeout, with_lint=with_lint)
+             for ruleset in rulesets]
     results = in_order(tasks, jobs, listener, scheduler)
-    taken: list = []  # the results of the current rule set's tasks received so far
-    current = 0
     try:
-        for current in range(len(rulesets)):
-            taken = []
-            for _ in range(per_ruleset):
-                taken.append(next(results))
-            yield _combined(*taken)
+        for _ in rulesets:
+            yield _combined(*next(results))
     except Interrupted as e:
-        known = []
-        for r in range(current, len(rulesets)):
-            parts = [taken[i] if r == current and i < len(taken) else e.known.get(r * per_ruleset + i) for i in range(per_ruleset)]
-            if any(p is not None for p in parts):
-                known.append(_combined(parts[0] or [], *parts[1:]))
-        raise Interrupted(known) from e
+        raise Interrupted([_combined(*e.known[i]) for i in sorted(e.known) if not isinstance(e.known[i], Unfinished)]) from e
 
 
 def _streamed(checks: Iterator[CheckResult], report: LintReport | None) -> Iterator[CheckResult]:
@@ -135,5 +125,7 @@ def _combined(checked: list[CheckResult], report: LintReport | None = None) -> t
     return (iter(checked) if report is None else with_vacuity(checked, report)), report
 
 
-def _all_checked(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int, timeout: float) -> list[CheckResult]:
-    return list(each_checked(ruleset, props, scope, seed, timeout))
+def _checked_and_linted(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int, timeout: float,
+                        with_lint: bool) -> tuple[list[CheckResult], LintReport | None]:
+    report = lint(ruleset, props, scope, seed, timeout) if with_lint else None
+    return list(each_checked(ruleset, props, scope, seed, timeout)), report

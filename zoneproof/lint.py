@@ -1,9 +1,11 @@
 """Rule-set lint: dead actions and rules, vacuous properties, conflicting rules.
 
-Every finding is decided by Z3 within the scope and, where Z3 finds an example, confirmed in the
-interpreter: a live action or a fired trigger comes with a trace that replays, a rule that matters
-with a step whose outcome the interpreter sees change, a conflict with a state where the
-interpreter refuses the event.
+What happens is shown by a run that replays in the interpreter: a live action or a fired trigger
+comes with a trace, a rule that matters with a step whose outcome the interpreter sees change, a
+conflict with a state where the interpreter refuses the event. The run is one of the random runs
+(`simulate`, shrunk) or one Z3 finds; it is not always a shortest one. What never happens (a dead
+action or rule, a vacuous property, no conflict) is decided by Z3 within the scope, or proved at
+every depth with the structural lemmas.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from .replay import execute
 from .report import changes, describe_action
 from .ruleset import RuleSet
 from .proof import Proof, invariant, lemmas, proved_with, unreachable
-from .simulate import shortest_witnesses
+from .simulate import found_witnesses
 from .search import INDUCTION_SPAN, Budget, Deepening, Goal, Outcome, first_step
 from .solver import Answer, SolverResult, new_solver
 from .terms import And, Not, Xor
@@ -50,7 +52,7 @@ class Status(str, Enum):
 class ActionFinding:
     action: ActionKind
     status: Status  # LIVE, DEAD, UNKNOWN or ERROR
-    step: int  # LIVE: the first step at which the action can be taken
+    step: int  # LIVE: the step at which the witness takes the action (not always the first step that can)
     detail: str
     witness: Trace | None = None
     known: str = ""  # DEAD: why the rule set file expects it (`[[dead]]`)
@@ -68,7 +70,7 @@ class RuleFinding:
 class Trigger:
     text: str  # the condition, as property-language text (its variables existentially bound)
     status: Status  # TRIGGERED, VACUOUS, UNKNOWN or ERROR
-    step: int  # TRIGGERED: the first state (always) or step (step properties) where it fires
+    step: int  # TRIGGERED: the state (always) or step (step properties) where it fires in the witness
     witness: Trace | None = None
     every_depth: bool = False  # VACUOUS: proved never to fire at any depth, not only within the depth bound
 
@@ -207,10 +209,11 @@ def _view(rule_id: str) -> tuple:
 # base case of an induction unreachable at every depth: below it, asking each depth up to the
 # bound costs less than the lemmas (docs/speed.md).
 PROOF_FROM_DEPTH = 4
-# The random runs tried before Z3 (simulate.py), and the steps they go beyond the depth bound (a
-# goal a run reaches there is not tried with the lemmas).
-RUNS = 100
-RUN_BEYOND = 2
+# The random runs tried before Z3 (simulate.py), and their length in depth bounds: a longer run
+# reaches more, and its witness shrinks (a goal a run reaches only past the depth bound is not
+# tried with the lemmas).
+RUNS = 200
+RUN_LENGTH = 3
 
 
 class _Sweep:
@@ -231,31 +234,33 @@ class _Sweep:
         self.asked: set = set()  # the keys of every goal
 
     def outcomes(self, goals: dict, probes: list[Property], budget: Budget) -> dict:
-        """What the deepening finds of every goal. Random runs come first (`simulate`): a probe
-        still pending at the depth where a run violates it is taken with that run, unasked. From
-        PROOF_FROM_DEPTH, the goals not reached within the base case of an induction, and that no
-        run reaches, are then tried with the structural lemmas: a probe proved at every depth
-        (`proof.proved_with`), a rule's removal changing nothing after any step (`proof.unreachable`).
-        Those need no question past the base case."""
+        """What lint finds of every goal. Random runs come first (`simulate`): a goal a run reaches
+        within its bound is taken with that run, shrunk, and Z3 is not asked of it. The deepening
+        asks of the rest. From PROOF_FROM_DEPTH, the goals it does not reach within the base case
+        of an induction, and that no run reaches, are then tried with the structural lemmas: a
+        probe proved at every depth (`proof.proved_with`), a rule's removal changing nothing after
+        any step, or no event left without an outcome (`proof.unreachable`); those need no
+        question past the base case."""
         rules = [key[1] for key, goal in goals.items() if goal.group == "changes"]
-        violated, changed = shortest_witnesses(self.ruleset, self.scope, probes, rules, RUNS, self.scope.depth + RUN_BEYOND, self.seed,
-                                               self.action_probes)
+        violated, changed = found_witnesses(self.ruleset, self.scope, probes, rules, RUNS, RUN_LENGTH * self.scope.depth, self.seed,
+                                            self.action_probes)
         walks = {**violated, **{_changes(rule_id): w for rule_id, w in changed.items()}}
-        known = {key: w for key, w in walks.items() if w.depth <= goals[key].bound}
+        found = {key: Outcome(w.depth, witness=w) for key, w in walks.items() if w.depth <= goals[key].bound}
+        rest = {key: goal for key, goal in goals.items() if key not in found}
         if self.scope.depth < PROOF_FROM_DEPTH:
-            return self.deepening.earliest(goals, budget, known=known)
+            return found | self.deepening.earliest(rest, budget)
         base = INDUCTION_SPAN + 1
-        found = self.deepening.earliest({key: replace(g, bound=min(g.bound, base)) for key, g in goals.items()}, budget, known=known)
-        pending = [key for key, g in goals.items() if not found[key].violated and not found[key].unknown and g.bound > base]
+        found |= self.deepening.earliest({key: replace(g, bound=min(g.bound, base)) for key, g in rest.items()}, budget)
+        pending = [key for key, g in rest.items() if not found[key].violated and not found[key].unknown and g.bound > base]
         unseen = [key for key in pending if key not in walks]
         facts = self.system.rule_values()
         kept = invariant(self.system, list(lemmas()), self.seed, facts, budget)
         if kept is not None:
             self.proofs = proved_with(self.system, [key for key in unseen if isinstance(key, Property)], kept, self.seed, facts, budget)
-            rule_goals = {key: goals[key].at for key in unseen if goals[key].group in ("changes", "views")}
-            self.unreachable = unreachable(self.system, rule_goals, kept, self.seed, facts, budget)
-        rest = {key: goals[key] for key in pending if key not in self.proofs and key not in self.unreachable}
-        return found | self.deepening.earliest(rest, budget, start=base + 1, known=known)
+            others = {key: goals[key].at for key in unseen if not isinstance(key, Property)}
+            self.unreachable = unreachable(self.system, others, kept, self.seed, facts, budget)
+        deeper = {key: goals[key] for key in pending if key not in self.proofs and key not in self.unreachable}
+        return found | Deepening(self.system, self.seed, facts).earliest(deeper, budget, start=base + 1)
 
     def goals(self, probes: list[Property]) -> dict:
         """Every goal of the sweep, grouped by kind: the probes violated, each rule's removal
@@ -311,7 +316,7 @@ def _action_probe(ruleset: RuleSet, kind: ActionKind) -> Property:
 
 def _action_finding(kind: ActionKind, result: CheckResult) -> ActionFinding:
     if result.verdict is Verdict.VIOLATED:
-        return ActionFinding(kind, Status.LIVE, result.depth, f"first taken at step {result.depth}", result.trace)
+        return ActionFinding(kind, Status.LIVE, result.depth, f"taken at step {result.depth} of a run that replays", result.trace)
     if result.verdict is Verdict.PROVED:
         return ActionFinding(kind, Status.DEAD, 0, f"never enabled in any reachable state: {AT_EVERY_DEPTH}")
     if result.verdict is Verdict.HOLDS:

@@ -14,7 +14,7 @@ property reads can wrap around in an unbounded run (`wrap_safe`; the argument is
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import z3
 
@@ -173,8 +173,29 @@ def unreachable(system: TransitionSystem, goals: dict, kept: list[Property], see
     return set(_drop_failing(system, list(goals), context, lambda key: [goals[key](2)], seed, budget) or ())
 
 
+# The invariants found in this process, by what they depend on (`_invariant_key`): a rule set's
+# check and its lint ask for the same one.
+_found: dict[tuple, frozenset[str]] = {}
+
+
+def _invariant_key(system: TransitionSystem, pool: list[Property], seed: int, facts: list) -> tuple:
+    return (system.ruleset.sha256, replace(system.scope, depth=0), tuple(system.codes.width.items()), seed,
+            tuple(p.id for p in pool), tuple(f.sexpr() for f in facts))
+
+
 def invariant(system: TransitionSystem, pool: list[Property], seed: int, facts: list, budget: Budget) -> list[Property] | None:
-    """The largest subset of `pool` inductive together (Houdini), or None when Z3 gives no answer."""
+    """The largest subset of `pool` inductive together (Houdini), or None when Z3 gives no answer.
+    Found once per process for the same system, pool, seed and facts."""
+    key = _invariant_key(system, pool, seed, facts)
+    if key not in _found:
+        kept = _houdini(system, pool, seed, facts, budget)
+        if kept is None:
+            return None
+        _found[key] = frozenset(p.id for p in kept)
+    return [p for p in pool if p.id in _found[key]]
+
+
+def _houdini(system: TransitionSystem, pool: list[Property], seed: int, facts: list, budget: Budget) -> list[Property] | None:
     base = [*system.init(), *facts, *system.trans(0)]
     pending = _drop_failing(system, pool, base, lambda p: [violated_at(system, p, 0), violated_at(system, p, 1)], seed, budget)
     while pending is not None:

@@ -3,21 +3,24 @@
 A run starts a game with card types drawn among those the start allows, and at each step takes an
 action drawn at random: first its kind, among the kinds with a candidate in the state, then one of
 that kind's candidates the interpreter carries out. The runs are seeded, so the same call finds the
-same witnesses. A witness is the shortest run found on which a property first fails; it is the
-interpreter's own run, so it replays. Runs prove nothing: a property no run violates may still fail.
+same witnesses. A witness is the shortest run found on which a property first fails, then shrunk:
+each of its steps is left out in turn while the rest still replays and still fails the property (a
+rule's witness: still ends in a step the rule decides). It is the interpreter's own run, so it
+replays; it is not always a shortest one. Runs prove nothing: a property no run violates may still fail.
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass, replace
+from functools import partial
 
 from .evaluate import compile_lazily
 from .explicit import SINGLE, TYPES, StateSpace, candidate_forms, outcomes, positioned, types_of
-from .interpreter import World, outcome_or_refusal
-from .model import ActionKind, GameState, Scope, Step
+from .interpreter import IllegalAction, World, apply, outcome_or_refusal
+from .model import Action, ActionKind, GameState, Scope, Step
 from .properties import Property, PropertyKind
-from .replay import backend_at
+from .replay import backend_at, execute, first_violation
 from .ruleset import RuleSet
 from .trace import Trace, of_ruleset
 
@@ -30,61 +33,228 @@ class Witness:
     trace: Trace
 
 
-# The runs stop early after this many in a row have found no witness and no shorter one.
-STALE_RUNS = 10
+# The runs stop early after this many in a row have found no new witness.
+STALE_RUNS = 30
+# How likely each action kind is to be left out of a run (swarm testing: a run that never takes
+# some kinds takes the others more often, and goes further along them), where another kind can be taken.
+SWARM = 0.3
+# The runs of the rule set without a rule (`_relaxed_run`) tried for each rule that no other run
+# found deciding a step: they take the steps the rule forbids.
+RELAXED_RUNS = 20
+# The candidate forms of a kind tried in a state for a step property that a step of that kind violates.
+TRIED_FORMS = 4
 
 
-def shortest_witnesses(ruleset: RuleSet, scope: Scope, props: list[Property], rules: list[str], runs: int, length: int,
-                       seed: int = 0, taking: dict[ActionKind, Property] | None = None) -> tuple[dict[Property, Witness], dict[str, Witness]]:
-    """For each property some run of at most `length` steps violates, the shortest such run found
-    in `runs` runs (fewer when STALE_RUNS in a row find nothing new); and for each rule of `rules`,
-    the shortest run whose last step has another outcome without the rule (illegal, or another
-    state), at the `depth` of the state it is taken in. `taking` names step properties that a step
-    of one kind violates: in every state of a run, a step of that kind is tried too."""
+def found_witnesses(ruleset: RuleSet, scope: Scope, props: list[Property], rules: list[str], runs: int, length: int,
+                    seed: int = 0, taking: dict[ActionKind, Property] | None = None) -> tuple[dict[Property, Witness], dict[str, Witness]]:
+    """For each property some run of at most `length` steps violates, a run that does; and for each
+    rule of `rules`, a run whose last step has another outcome without the rule, at the `depth` of
+    the state it is taken in (the runs take the rule set's steps; for a rule none of them shows
+    deciding a step, runs without the rule take the steps it forbids: `_relaxed_run`).
+    `taking` names step properties that a step of one kind violates: in every state passed, a step
+    of that kind is tried too. At most `runs` runs, fewer when STALE_RUNS in a row find nothing
+    new. Each run leaves out some action kinds (SWARM), and every other run stays in the pregame
+    while it can (most of the actions that start the game are not the pregame's, so that a run at
+    random would rarely stay). Every witness is shrunk
+    (`_shrunk`): a long run finds more, and shrinks to a short one."""
     space = StateSpace(ruleset, scope)
     if space.start is None:
         return {}, {}
     rng = random.Random(seed)
     holds = {p.id: compile_lazily(p, space.slots, space.scope.players) for p in props}
-    violated: dict[str, Witness] = {}  # by property id: hashing a property is slow
-    changed: dict[str, Witness] = {}
+    by_id = {p.id: p for p in props}
+    violated: dict[str, tuple[World, list[Action]]] = {}  # by property id (hashing a property is slow)
+    changed: dict[str, tuple[World, list[Action]]] = {}
     withouts = {rule_id: ruleset.without([rule_id]) for rule_id in rules}
+    worlds_without: dict[tuple, World] = {}
 
-    def shorter(found: dict, key, k: int) -> bool:
-        return key not in found or k < found[key].depth
+    def without(world: World, rule_id: str) -> World:
+        key = (world.card_types, rule_id)
+        if key not in worlds_without:
+            worlds_without[key] = replace(world, ruleset=withouts[rule_id])
+        return worlds_without[key]
+
+
+    def state_goals(world: World, steps: list[Step], by_kind: dict) -> int:
+        """Witnesses found in the run's last state: the step properties a step of a kind violates."""
+        k, new = len(steps), 0
+        state = steps[-1].state if steps else space.start_state
+        for kind, prop in (taking or {}).items():
+            if prop.id not in violated and kind in by_kind:
+                step = _step_of(world, state, rng.sample(by_kind[kind], min(TRIED_FORMS, len(by_kind[kind]))), rng)
+                if step is not None and not holds[prop.id](backend_at(world, prop, space.start_state, (*steps, step), k + 1)):
+                    violated[prop.id], new = (world, [*_actions(steps), step.action]), new + 1
+        return new
+
+    def step_goals(world: World, steps: list[Step]) -> int:
+        """Witnesses found by the run's last step, or in the state it leads to."""
+        k, new = len(steps), 0
+        for prop in props:
+            if prop.id not in violated and (k > 0 or prop.kind is PropertyKind.ALWAYS):
+                if not holds[prop.id](backend_at(world, prop, space.start_state, steps, k)):
+                    violated[prop.id], new = (world, _actions(steps)), new + 1
+        if k > 0:
+            before = steps[-2].state if k > 1 else space.start_state
+            for rule_id in rules:
+                if rule_id not in changed and outcome_or_refusal(without(world, rule_id), before, steps[-1].action) != steps[-1].state:
+                    changed[rule_id], new = (world, _actions(steps)), new + 1
+        return new
 
     stale = 0
-    for _ in range(runs):
-        before = len(violated) + len(changed), sum(w.depth for w in [*violated.values(), *changed.values()])
-        world = space.concrete_world(_drawn_types(space, rng))
-        steps, forms = _run(space, world, rng, length)
-        states = [space.start_state] + [step.state for step in steps]
-        for k, by_kind in enumerate(forms):
-            for kind, prop in (taking or {}).items():
-                if shorter(violated, prop.id, k + 1) and kind in by_kind:
-                    step = _step_of(world, states[k], list(by_kind[kind]), rng)
-                    if step is not None and not holds[prop.id](backend_at(world, prop, space.start_state, (*steps[:k], step), k + 1)):
-                        violated[prop.id] = Witness(k + 1, _trace(space, world, prop.id, prop, [*steps[:k], step], seed))
-        for prop in props:
-            for k in range(0 if prop.kind is PropertyKind.ALWAYS else 1, len(steps) + 1):
-                if not shorter(violated, prop.id, k):
-                    break
-                if not holds[prop.id](backend_at(world, prop, space.start_state, steps, k)):
-                    violated[prop.id] = Witness(k, _trace(space, world, prop.id, prop, steps[:k], seed))
-                    break
-        for rule_id in rules:
-            without = replace(world, ruleset=withouts[rule_id])
-            for k in range(len(steps)):
-                if not shorter(changed, rule_id, k):
-                    break
-                if outcome_or_refusal(without, states[k], steps[k].action) != steps[k].state:
-                    changed[rule_id] = Witness(k, _trace(space, world, rule_id, None, steps[:k + 1], seed))
-                    break
-        after = len(violated) + len(changed), sum(w.depth for w in [*violated.values(), *changed.values()])
-        stale = stale + 1 if after == before else 0
-        if stale >= STALE_RUNS:
+    for run in range(runs):
+        world, steps = space.concrete_world(_drawn_types(space, rng)), []
+        pregame_first = run % 2 == 1
+        left_out = {kind for kind in ActionKind if rng.random() < SWARM}
+        new = step_goals(world, steps)
+        while True:
+            state = steps[-1].state if steps else space.start_state
+            by_kind: dict = {}
+            for candidate, action in candidate_forms(world, state, space.space):
+                by_kind.setdefault(action.kind, []).append((candidate, action))
+            new += state_goals(world, steps, by_kind)
+            chosen = {kind: forms for kind, forms in by_kind.items() if kind not in left_out} or by_kind
+            if pregame_first and not state.started:
+                chosen = {kind: forms for kind, forms in chosen.items() if forms[0][0].pregame} or chosen
+            taken = _random_step(world, state, chosen, rng) if len(steps) < length else None
+            if taken is None:
+                break
+            steps.append(taken)
+            new += step_goals(world, steps)
+        stale = 0 if new else stale + 1
+        if stale >= STALE_RUNS or (len(violated) == len(props) and len(changed) == len(rules)):
             break
-    return {p: violated[p.id] for p in props if p.id in violated}, changed
+    for rule_id in [r for r in rules if r not in changed]:
+        for _ in range(RELAXED_RUNS):
+            world = space.concrete_world(_drawn_types(space, rng))
+            found = _relaxed_run(space, world, without(world, rule_id), rng, length)
+            if found is not None:
+                changed[rule_id] = (world, found)
+                break
+    return ({by_id[i]: _shrunk(space, world, i, actions, partial(_violates, by_id[i], space), seed, by_id[i])
+             for i, (world, actions) in violated.items()},
+            {r: _shrunk(space, world, r, actions, partial(_decides_last, withouts[r], space), seed)
+             for r, (world, actions) in changed.items()})
+
+
+def _relaxed_run(space: StateSpace, world: World, relaxed: World, rng: random.Random, length: int) -> list[Action] | None:
+    """A random run of `relaxed` (the rule set without a rule) up to its first step that has another
+    outcome with the rule, or None when it has none within `length` steps: the steps before it
+    are the same with the rule, so the run's actions are a witness that the rule decides a step."""
+    steps: list[Step] = []
+    state = space.start_state
+    while len(steps) < length:
+        by_kind: dict = {}
+        for candidate, action in candidate_forms(relaxed, state, space.space):
+            by_kind.setdefault(action.kind, []).append((candidate, action))
+        taken = _random_step(relaxed, state, by_kind, rng)
+        if taken is None:
+            return None
+        if outcome_or_refusal(world, state, taken.action) != taken.state:
+            return [*_actions(steps), taken.action]
+        steps.append(taken)
+        state = taken.state
+    return None
+
+
+def _random_step(world: World, state: GameState, by_kind: dict, rng: random.Random) -> Step | None:
+    """A legal step: a kind drawn at random among those with a candidate, then one of its steps."""
+    kinds = dict(by_kind)
+    while kinds:
+        taken = _step_of(world, state, list(kinds.pop(rng.choice(list(kinds)))), rng)
+        if taken is not None:
+            return taken
+    return None
+
+
+def _actions(steps) -> list[Action]:
+    return [s.action for s in steps]
+
+
+def _violates(prop: Property, space: StateSpace, world: World, actions: list[Action]) -> tuple[int, tuple[Step, ...]] | None:
+    """The depth at which the run of `actions` (`_replayed`) first fails the property, and its
+    steps to there; None when it does not fail it."""
+    initial = space.start_state
+    steps = _replayed(space, world, actions)
+    k = first_violation(world, prop, initial, steps)
+    return None if k is None else (k, steps[:k])
+
+
+def _decides_last(without: RuleSet, space: StateSpace, world: World, actions: list[Action]) -> tuple[int, tuple[Step, ...]] | None:
+    """The depth of the last action's state in the run of the actions before it (`_replayed`) when
+    the last action has another outcome without the rule, with the run's steps (the last as
+    the rules in force have it, or, where they refuse it, as it is without the rule); else None."""
+    if not actions:
+        return None
+    steps = _replayed(space, world, actions[:-1])
+    before = steps[-1].state if steps else space.start_state
+    last = actions[-1]
+    with_rule, without_rule = _step_or_none(world, before, last), _step_or_none(replace(world, ruleset=without), before, last)
+    if _state(with_rule) == _state(without_rule):
+        return None
+    return len(steps), (*steps, with_rule or without_rule)
+
+
+def _replayed(space: StateSpace, world: World, actions: list[Action]) -> tuple[Step, ...]:
+    """The steps of the actions from the start, where an action the interpreter refuses is
+    replaced by the first legal one of its kind (its player's first), or left out when its kind
+    has none: a witness shrinks further when leaving a step out may change which card a later
+    step takes, or make a later step pointless."""
+    steps: list[Step] = []
+    state = space.start_state
+    for action in actions:
+        step = _step_or_none(world, state, action) or _replacement(space, world, state, action)
+        if step is not None:
+            steps.append(step)
+            state = step.state
+    return tuple(steps)
+
+
+def _replacement(space: StateSpace, world: World, state: GameState, action: Action) -> Step | None:
+    forms = [(c, a) for c, a in candidate_forms(world, state, space.space) if a.kind is action.kind]
+    forms.sort(key=lambda form: form[1].player != action.player)
+    for candidate, form in forms:
+        for choice in positioned(world, candidate, form):
+            legal = outcomes(world, state, choice)
+            if legal:
+                taken, outcome = legal[0]
+                return Step(taken, outcome.state, outcome.rules)
+    return None
+
+
+def _step_or_none(world: World, state: GameState, action: Action) -> Step | None:
+    """The step the action makes, or None when the interpreter refuses it."""
+    try:
+        outcome = apply(world, state, action)
+    except IllegalAction:
+        return None
+    return Step(action, outcome.state, outcome.rules)
+
+
+def _state(step: Step | None) -> GameState | None:
+    return step.state if step is not None else None
+
+
+
+def _shrunk(space: StateSpace, world: World, name: str, actions: list[Action], reached, seed: int, prop: Property | None = None) -> Witness:
+    """A witness of the run of `actions`, with the actions left out that it does without, as
+    delta debugging does it: runs of actions, halving their length down to one, are each tried
+    without, until none can go; `reached(world, actions)` must still give the witness's depth and
+    steps."""
+    depth, steps = reached(world, actions)
+    actions, shorter = _actions(steps), True
+    while shorter:
+        shorter, size = False, max(1, len(actions) // 2)
+        while size >= 1:
+            i = len(actions) - size
+            while i >= 0:
+                found = reached(world, actions[:i] + actions[i + size:])
+                if found is None:
+                    i -= 1
+                    continue
+                (depth, steps), actions, shorter = found, _actions(found[1]), True
+                i = min(i - 1, len(actions) - size)
+            size //= 2
+    return Witness(depth, _trace(space, world, name, prop, list(steps), seed))
 
 
 def _drawn_types(space: StateSpace, rng: random.Random) -> tuple:
@@ -92,39 +262,25 @@ def _drawn_types(space: StateSpace, rng: random.Random) -> tuple:
     return tuple(SINGLE[1 << rng.choice([i for i in range(len(TYPES)) if types_of(allowed, s) >> i & 1])] for s in range(len(space.slots)))
 
 
-def _run(space: StateSpace, world: World, rng: random.Random, length: int) -> tuple[list[Step], list[dict]]:
-    """A random run of at most `length` steps, and the candidates of each state it passes (the
-    last one's too), by kind."""
-    state, steps, forms = space.start_state, [], []
-    while True:
-        by_kind: dict = {}
-        for candidate, action in candidate_forms(world, state, space.space):
-            by_kind.setdefault(action.kind, []).append((candidate, action))
-        forms.append(by_kind)
-        if len(steps) == length:
-            return steps, forms
-        kinds = dict(by_kind)
-        taken = None
-        while kinds and taken is None:
-            taken = _step_of(world, state, list(kinds.pop(rng.choice(list(kinds)))), rng)
-        if taken is None:
-            return steps, forms
-        steps.append(taken)
-        state = taken.state
-
-
 def _step_of(world: World, state: GameState, forms: list, rng: random.Random) -> Step | None:
     """A legal step drawn at random among the candidate forms, or None when none is legal."""
-    rng.shuffle(forms)
-    for candidate, action in forms:
+    forms = list(forms)
+    while forms:
+        candidate, action = _drawn(forms, rng)
         choices = list(positioned(world, candidate, action))
-        rng.shuffle(choices)
-        for choice in choices:
-            legal = outcomes(world, state, choice)
+        while choices:
+            legal = outcomes(world, state, _drawn(choices, rng))
             if legal:
                 action, outcome = rng.choice(legal)
                 return Step(action, outcome.state, outcome.rules)
     return None
+
+
+def _drawn(items: list, rng: random.Random):
+    """An item taken out of `items` at random."""
+    i = rng.randrange(len(items))
+    items[i], items[-1] = items[-1], items[i]
+    return items.pop()
 
 
 def _trace(space: StateSpace, world: World, name: str, prop: Property | None, steps: list[Step], seed: int) -> Trace:
