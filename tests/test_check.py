@@ -98,9 +98,22 @@ def test_induction_proves_a_property_at_every_depth_from_depth_3():
 
 
 def test_a_property_induction_cannot_prove_is_checked_to_the_depth():
-    # mulligan-hand-size reads the mulligans taken, which no proved lemma bounds (proof.wrap_safe)
-    [result] = check_properties(load_ruleset("mtg-current"), [PROPS["mulligan-hand-size"]], Scope(cards=1, depth=5), timeout=GUARD)
+    # the Commander mulligan of 2015 sets cards aside in exile, of which no lemma speaks
+    [result] = check_properties(load_ruleset("mtg-2015-commander"), [PROPS["mulligan-conserves"]], Scope(cards=2, depth=5), timeout=GUARD)
     assert (result.verdict, result.depth) == (Verdict.HOLDS, 5)
+
+
+def test_a_pregame_property_is_proved_on_the_pregame_alone_and_its_certificate_says_so(tmp_path):
+    from zoneproof.certify import certificate_text, read_certificate, verify
+
+    ruleset = load_ruleset("mtg-current")
+    scope = ruleset.scope_for(Scope(cards=2, depth=4))
+    [result] = check_properties(ruleset, [PROPS["mulligan-hand-size"]], scope, timeout=GUARD)
+    assert result.verdict is Verdict.PROVED
+    path = tmp_path / "mulligan-hand-size.proof.zp"
+    path.write_text(certificate_text(result.prop, result.certificate, ruleset, scope))
+    assert "# runs: the pregame's actions alone" in path.read_text()
+    assert verify(read_certificate(path), ruleset).valid
 
 
 def test_induction_hides_no_violation_among_properties_proved_together():
@@ -224,3 +237,25 @@ def test_the_same_check_writes_the_same_bytes(owner_zones_trace, tmp_path):
     ruleset = load_ruleset("mtg-current").without(["400.3"])
     [again] = check_properties(ruleset, [PROPS["owner-zones"]], Scope(), timeout=GUARD)
     assert itf_text(again.trace) == path.read_text()
+
+
+@pytest.mark.parametrize("ruleset_name, rule, prop_id", [
+    ("mtg-current", "103.5", "mulligan-hand-size"),
+    ("mtg-2015-bfz", "103.6.process-complete", "opening-hand-actions"),
+    ("mtg-current", "103.5.keep-zero", "mulligan-keep-zero"),
+    ("mtg-current", None, "opening-hand-actions"),
+])
+def test_a_pregame_property_checked_on_the_pregame_alone_has_the_verdict_and_depth_of_the_whole_game(ruleset_name, rule, prop_id):
+    from zoneproof.check import _system
+    from zoneproof.encode.slicing import pregame_only
+    from zoneproof.search import Budget, Deepening
+
+    ruleset = load_ruleset(ruleset_name).without([rule] if rule else [])
+    prop = PROPS[prop_id]
+    scope = ruleset.scope_for(Scope(cards=2, depth=7 if rule else 5))
+    assert pregame_only(ruleset, prop)
+    [result] = check_properties(ruleset, [prop], scope, timeout=GUARD)
+    whole = _system(ruleset, [prop], scope)
+    outcome = Deepening(whole, 0, whole.rule_values(ruleset)).first_violations({prop: scope.depth}, Budget(10**10, seconds=GUARD))[prop]
+    assert (result.verdict is Verdict.VIOLATED, result.depth) == (outcome.violated, outcome.depth)
+    assert result.verdict is (Verdict.VIOLATED if rule else Verdict.PROVED)

@@ -7,10 +7,12 @@ comments that name what it is about:
     # proves: owner-zones
     # scope: {"players": 2, "cards": 4, ...}
     # removed: 400.3, 400.4a      (the rules removed from the rule set, if any)
+    # runs: the pregame's actions alone (a property only a pregame action can violate)
 
-`certify` rebuilds the transition system of the rule set in that scope, in a Z3 context of its
-own, and asks every obligation of proof.obligations: the invariant holds initially, every step
-keeps it, and it implies the property.
+`certify` rebuilds the transition system of the rule set in that scope (of the pregame's actions
+alone for a property only a pregame action can violate: `slicing.pregame_only`), in a Z3 context
+of its own, and asks every obligation of proof.obligations: the invariant holds initially, every
+step keeps it, and it implies the property.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import json
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
+from .encode.slicing import pregame_only, pregame_system
 from .encode.system import TransitionSystem
 from .encode.variables import Codes
 from .errors import InputError, Location
@@ -31,6 +34,7 @@ from .search import Budget
 from .solver import Answer
 
 HEADER = "# zoneproof certificate"
+PREGAME_RUNS = "the pregame's actions alone (a property only a pregame action can violate)"
 SUFFIX = ".proof.zp"
 
 
@@ -43,6 +47,8 @@ def certificate_text(prop: Property, lemmas: tuple[Property, ...], ruleset: Rule
     lines = [HEADER, f"# proves: {prop.id}", f"# scope: {json.dumps(asdict(scope))}"]
     if ruleset.removed:
         lines.append(f"# removed: {', '.join(ruleset.removed)}")
+    if pregame_only(ruleset, prop):
+        lines.append(f"# runs: {PREGAME_RUNS}")
     lines.append(f"# rule set: {ruleset.name} (sha256 {ruleset.sha256})")
     return "\n".join(lines) + "\n\n" + "\n".join(property_text(p) for p in (*lemmas, prop))
 
@@ -118,7 +124,8 @@ def verify(certificate: Certificate, ruleset: RuleSet, seed: int = 0, rlimit: in
         return Verification((), (), 0, f"{c.prop.id} reads a value that grows without bound (gen, mulligans) other than as its change in one step: the bit-vectors may wrap (docs/proofs.md)")
     every = (*c.lemmas, c.prop)
     bound = Codes.variable_bound(c.scope, slots_for(c.scope))
-    system = TransitionSystem(ruleset, c.scope, max(int_reach(p, bound) for p in every))
+    reach = max(int_reach(p, bound) for p in every)
+    system = pregame_system(ruleset, c.scope, reach) if pregame_only(ruleset, c.prop) else TransitionSystem(ruleset, c.scope, reach)
     budget = Budget(rlimit, time.monotonic() + timeout)
     failed, unknown = [], []
     todo = obligations(system, system.rule_values(), list(c.lemmas), c.prop)

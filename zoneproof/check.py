@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from . import progress
+from .encode.slicing import pregame_only, pregame_system
 from .encode.system import TransitionSystem
 from .encode.variables import Codes
 from .errors import CheckerBug, Interrupted
@@ -106,15 +107,9 @@ def each_checked(ruleset: RuleSet, props: list[Property], scope: Scope, seed: in
                  rlimit: int = DEFAULT_RLIMIT) -> Iterator[CheckResult]:
     """The results of check_properties one by one, in the order of `props`.
 
-    Induction first tries to prove the properties the rule set file expects to hold at every depth,
-    with the structural lemmas (their invariant found once: `proof.invariant`, `proof.proved_with`).
-    Then one deepening (`search.Deepening`) looks for the first violation of every property, to the
-    depth bound, or to the base case of those induction proved. A property the base case finds
-    violated (or cannot decide) leaves the others of the induction to be proved again without it.
-    The properties with no expectation (rules were removed: a violation is likely, and the bounded
-    check finds a shallow one sooner than the lemmas) that hold to the depth bound are then tried
-    the same way. Each violation found is asked again in a Z3 context of its own for its
-    counterexample, which is then replayed in the interpreter. Every question may use `rlimit` of
+    Each property is proved or checked to the depth bound as `_checked_on` says. Each violation
+    found is asked again in a Z3 context of its own for its counterexample, which is then replayed
+    in the interpreter. Every question may use `rlimit` of
     Z3's resource units, and `timeout` seconds. An interrupt raises Interrupted (the results not
     yet given are not known: they all come from the one search)."""
     try:
@@ -126,64 +121,100 @@ def each_checked(ruleset: RuleSet, props: list[Property], scope: Scope, seed: in
 
 
 def _system(ruleset: RuleSet, props: list[Property], scope: Scope) -> TransitionSystem:
-    return TransitionSystem(ruleset, scope, max([int_reach(p, Codes.variable_bound(scope, slots_for(scope))) for p in props], default=0))
+    return TransitionSystem(ruleset, scope, _int_reach(props, scope))
+
+
+def _int_reach(props: list[Property], scope: Scope) -> int:
+    return max([int_reach(p, Codes.variable_bound(scope, slots_for(scope))) for p in props], default=0)
 
 
 def _each_checked(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int, timeout: float, rlimit: int,
                   system: TransitionSystem | None = None, prove: bool = True) -> Iterator[CheckResult]:
     """`system`: the transition system of the file `ruleset` has removed rules from (coverage).
-    Without `prove`, each property is checked to the depth bound only."""
+    Without `prove`, each property is checked to the depth bound only. A property that only a
+    pregame action can violate (`slicing.pregame_only`) is checked, and proved, on the runs of the
+    pregame's actions alone, with the pregame's lemmas too (`proof.lemmas`)."""
     started = time.monotonic()
     progress.working_on(ruleset.label, f"{len(props)} properties")
     budget = lambda: Budget(rlimit, time.monotonic() + timeout)  # noqa: E731
     system = system or _system(ruleset, props, scope)
-    facts = system.rule_values(ruleset)
-    base = min(scope.depth, INDUCTION_SPAN + 1)
-    candidates = [p for p in props if _expected_to_hold(ruleset, p)] if prove and scope.depth >= INDUCTION_FROM_DEPTH else []
-    prover = _Prover(system, seed, facts, budget)
+    in_pregame = [p for p in props if pregame_only(ruleset, p)]
+    groups = [(system, [p for p in props if p not in in_pregame], False)]
+    if in_pregame:
+        groups.append((pregame_system(ruleset, scope, system.int_reach), in_pregame, True))
+    outcomes: dict = {}
+    proofs: dict = {}
+    owner: dict = {}
     try:
-        expected = [p for p in candidates if ruleset.expected(p.id) is not None]
-        proofs = prover.proved(expected)
-        proved = set(proofs)
-        deepening = Deepening(system, seed, facts)
-        outcomes = deepening.first_violations({p: base if p in proved else scope.depth for p in props}, budget())
-        while True:
-            failed = {p for p in proved if outcomes[p].violated or outcomes[p].unknown}
-            if not failed:
-                break
-            proofs = prover.proved([p for p in proved if p not in failed])
-            still = set(proofs)
-            dropped = proved - failed - still
-            proved = still
-            outcomes |= deepening.first_violations({p: scope.depth for p in dropped}, budget(), start=base + 1)
-        holding = [p for p in candidates if p not in expected and not outcomes[p].violated and not outcomes[p].unknown]
-        if holding:
-            proofs |= prover.proved(holding)
-            proved |= set(proofs)
+        for own, chosen, pregame in groups:
+            found, proved = _checked_on(own, ruleset, chosen, scope, seed, budget, prove, pregame)
+            outcomes |= found
+            proofs |= proved
+            owner |= dict.fromkeys(chosen, own)
     except CheckerBug as bug:
         for prop in props:
             yield CheckResult(ruleset, prop, Verdict.ERROR, scope.depth, time.monotonic() - started, reason=str(bug))
         return
     except Interrupted as stop:
-        raise Interrupted(tuple(_interrupted(ruleset, prop, scope, stop.known.get(prop), time.monotonic() - started) for prop in props)) from stop
+        known = outcomes | stop.known
+        raise Interrupted(tuple(_interrupted(ruleset, prop, scope, known.get(prop), time.monotonic() - started) for prop in props)) from stop
     for prop in props:
-        proof = proofs.get(prop) if prop in proved else None
-        yield _result(system, ruleset, prop, scope, seed, facts, outcomes[prop], proof, time.monotonic() - started, budget)
+        own = owner[prop]
+        yield _result(own, ruleset, prop, scope, seed, own.rule_values(ruleset), outcomes[prop], proofs.get(prop), time.monotonic() - started, budget)
+
+
+def _checked_on(system: TransitionSystem, ruleset: RuleSet, props: list[Property], scope: Scope, seed: int, budget, prove: bool,
+                pregame: bool) -> tuple[dict, dict]:
+    """The deepening's outcome of each property on one system, and the proofs of those proved.
+
+    Induction first tries to prove the properties the rule set file expects to hold at every depth,
+    with the structural lemmas (their invariant found once: `proof.invariant`, `proof.proved_with`).
+    Then one deepening (`search.Deepening`) looks for the first violation of every property, to the
+    depth bound, or to the base case of those induction proved. A property the base case finds
+    violated (or cannot decide) leaves the others of the induction to be proved again without it.
+    The properties with no expectation (rules were removed: a violation is likely, and the bounded
+    check finds a shallow one sooner than the lemmas) that hold to the depth bound are then tried
+    the same way."""
+    if not props:
+        return {}, {}
+    facts = system.rule_values(ruleset)
+    base = min(scope.depth, INDUCTION_SPAN + 1)
+    candidates = [p for p in props if _expected_to_hold(ruleset, p)] if prove and scope.depth >= INDUCTION_FROM_DEPTH else []
+    prover = _Prover(system, seed, facts, budget, pregame)
+    expected = [p for p in candidates if ruleset.expected(p.id) is not None]
+    proofs = prover.proved(expected)
+    proved = set(proofs)
+    deepening = Deepening(system, seed, facts)
+    outcomes = deepening.first_violations({p: base if p in proved else scope.depth for p in props}, budget())
+    while True:
+        failed = {p for p in proved if outcomes[p].violated or outcomes[p].unknown}
+        if not failed:
+            break
+        proofs = prover.proved([p for p in proved if p not in failed])
+        still = set(proofs)
+        dropped = proved - failed - still
+        proved = still
+        outcomes |= deepening.first_violations({p: scope.depth for p in dropped}, budget(), start=base + 1)
+    holding = [p for p in candidates if p not in expected and not outcomes[p].violated and not outcomes[p].unknown]
+    if holding:
+        proofs |= prover.proved(holding)
+        proved |= set(proofs)
+    return outcomes, {p: proof for p, proof in proofs.items() if p in proved}
 
 
 class _Prover:
     """The proofs of one check: the lemmas' invariant (`proof.invariant`) is found once, when first
     needed, and every induction assumes it."""
 
-    def __init__(self, system: TransitionSystem, seed: int, facts: list, budget):
-        self.system, self.seed, self.facts, self.budget = system, seed, facts, budget
+    def __init__(self, system: TransitionSystem, seed: int, facts: list, budget, pregame: bool):
+        self.system, self.seed, self.facts, self.budget, self.pregame = system, seed, facts, budget, pregame
         self._kept: list[Property] | None = None  # None: not found yet, or no answer (asked again next time)
 
     def proved(self, candidates: list[Property]) -> dict:
         if not candidates:
             return {}
         if self._kept is None:
-            self._kept = invariant(self.system, list(lemmas()), self.seed, self.facts, self.budget())
+            self._kept = invariant(self.system, list(lemmas(self.pregame)), self.seed, self.facts, self.budget())
         if self._kept is None:
             return {}
         return proved_with(self.system, candidates, self._kept, self.seed, self.facts, self.budget())

@@ -95,8 +95,8 @@ class Backend(Protocol):
     def field(self, name: str, slot: int, primed: bool) -> Any:
         """A function of the object in `slot`, in the next state when `primed`. `name` is one of
         zone, whose, controller, owner, pos, gen, counters, face_down, tapped, attached, effect,
-        type, is_token, is_commander (owner, type, is_token and is_commander are static and always
-        come unprimed)."""
+        type, is_token, is_commander, is_sideboard (owner, type and the is_ functions are static and
+        always come unprimed)."""
 
     def size(self, zone: Zone, player: int | None, primed: bool) -> Any:
         """The number of objects in `zone` (a player's zone when `player` is given, which happens
@@ -609,7 +609,7 @@ def _chain(node: Expr, op: str) -> list[Expr]:
 
 
 # The functions of an object that do not change during a game: the slot's, and the card type.
-_STATIC_FIELDS = frozenset({"owner", "is_token", "is_commander", "type"})
+_STATIC_FIELDS = frozenset({"owner", "is_token", "is_commander", "is_sideboard", "type"})
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ import z3
 
 from . import progress
 from .check import DEFAULT_RLIMIT, CheckResult, Verdict, counterexample
+from .encode.slicing import pregame_only, pregame_system
 from .encode.system import TransitionSystem
 from .encode.variables import Codes
 from .errors import CheckerBug, Interrupted
@@ -31,7 +32,7 @@ from .report import changes, describe_action
 from .ruleset import RuleSet
 from .proof import Proof, invariant, lemmas, proved_with, unreachable
 from .simulate import found_witnesses
-from .search import INDUCTION_SPAN, Budget, Deepening, Goal, Outcome, first_step
+from .search import INDUCTION_SPAN, Budget, Deepening, Goal, Outcome, first_step, violated_at
 from .solver import Answer, SolverResult, new_solver
 from .terms import And, Not, Xor
 from .trace import Trace, of_ruleset
@@ -232,6 +233,7 @@ class _Sweep:
         self.proofs: dict[Property, Proof] = {}  # probes proved at every depth
         self.unreachable: set = set()  # goals of the rules reached at no depth
         self.asked: set = set()  # the keys of every goal
+        self.answered_by: dict = {}  # the goals another system than `system` answered (its models are of that system)
 
     def outcomes(self, goals: dict, probes: list[Property], budget: Budget) -> dict:
         """What lint finds of every goal. Random runs come first (`simulate`): a goal a run reaches
@@ -260,7 +262,25 @@ class _Sweep:
             others = {key: goals[key].at for key in unseen if not isinstance(key, Property)}
             self.unreachable = unreachable(self.system, others, kept, self.seed, facts, budget)
         deeper = {key: goals[key] for key in pending if key not in self.proofs and key not in self.unreachable}
-        return found | Deepening(self.system, self.seed, facts).earliest(deeper, budget, start=base + 1)
+        settled = self._in_pregame(deeper, budget, base + 1)
+        deeper = {key: goal for key, goal in deeper.items() if key not in settled}
+        return found | settled | Deepening(self.system, self.seed, facts).earliest(deeper, budget, start=base + 1)
+
+    def _in_pregame(self, goals: dict, budget: Budget, start: int) -> dict:
+        """What the runs of the pregame's actions alone (`slicing.pregame_system`) settle: a probe
+        that only a pregame action can violate, reached or not (as in the whole game), and a rule's
+        removal changing a pregame step (one that changes none there may change a later step)."""
+        asked = {key: goal for key, goal in goals.items()
+                 if (isinstance(key, Property) and pregame_only(self.ruleset, key)) or goal.group == "changes"}
+        if not asked or not self.ruleset.has_pregame:
+            return {}
+        system = pregame_system(self.ruleset, self.scope, self.system.int_reach)
+        own = {key: replace(goal, at=partial(violated_at, system, key) if isinstance(key, Property) else partial(_removal_changes, system, rule_id=key[1]))
+               for key, goal in asked.items()}
+        settled = {key: outcome for key, outcome in Deepening(system, self.seed, system.rule_values()).earliest(own, budget, start=start).items()
+                   if outcome.violated or (isinstance(key, Property) and not outcome.unknown)}
+        self.answered_by |= dict.fromkeys(settled, system)
+        return settled
 
     def goals(self, probes: list[Property]) -> dict:
         """Every goal of the sweep, grouped by kind: the probes violated, each rule's removal
@@ -290,7 +310,7 @@ class _Sweep:
         if outcome.witness is not None:
             return CheckResult(self.ruleset, prop, Verdict.VIOLATED, outcome.depth, 0.0, outcome.witness.trace)
         k = outcome.depth
-        trace, problem = counterexample(self.system, outcome.model, k, self.ruleset, prop, self.scope, self.seed)
+        trace, problem = counterexample(self.answered_by.get(prop, self.system), outcome.model, k, self.ruleset, prop, self.scope, self.seed)
         if problem:
             return CheckResult(self.ruleset, prop, Verdict.ERROR, k, 0.0, reason=problem)
         return CheckResult(self.ruleset, prop, Verdict.VIOLATED, k, 0.0, trace)
@@ -425,7 +445,7 @@ def _rule_finding(sweep: _Sweep, rule_id: str, outcomes: dict) -> RuleFinding:
         k = change.depth
         return _rule_matters(world, trace.steps[k - 1].state if k else trace.initial, trace.steps[k].action, k, rule_id)
     if change.violated:
-        return _confirm_rule_matters(e, change.model, change.depth, ruleset, rule_id, scope)
+        return _confirm_rule_matters(sweep.answered_by.get(_changes(rule_id), e), change.model, change.depth, ruleset, rule_id, scope)
     if change.unknown:
         return RuleFinding(rule_id, Status.UNKNOWN, f"{change.unknown}: no answer whether removing it changes a step{_completed(change)}")
     if view.unknown:

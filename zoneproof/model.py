@@ -235,6 +235,10 @@ class Slot:
     def is_commander(self) -> bool:
         return self.kind is SlotKind.COMMANDER
 
+    @property
+    def is_sideboard(self) -> bool:
+        return self.kind is SlotKind.SIDEBOARD
+
 
 def slots_for(scope: Scope) -> tuple[Slot, ...]:
     slots: list[Slot] = []

@@ -63,14 +63,31 @@ LEMMAS = (
     ("pregame-zones", "103.4", "forall c: card, p: player. not started(p) -> zone(c) in {library, hand, outside, command, battlefield}"),
 )
 
+# The lemmas tried on the runs of the pregame's actions alone besides LEMMAS (slicing.pregame_system):
+# the library well ordered from position 0 up, and a player's hand as the mulligans leave it. Tried
+# on the whole game they make each question many times harder and prove nothing more there.
+PREGAME_LEMMAS = (
+    ("library-positions", "400.5", "forall c: object, p: player. zone(c) == library and whose(c) == p -> pos(c) + 0 >= 0 and pos(c) + 0 < size(library, p)"),
+    ("positions-distinct", "400.5", "forall c: object, d: object. c != d and zone(c) in {library, graveyard, stack} and zone(d) == zone(c) and (zone(c) == stack or whose(d) == whose(c)) -> pos(c) + 0 != pos(d) + 0"),
+    ("order-matches-positions", "400.5", "forall c: object, d: object. c != d and zone(c) in {library, graveyard, stack} and zone(d) == zone(c) and (zone(c) == stack or whose(d) == whose(c)) -> (pos(c) > pos(d) <-> pos(c) + 0 > pos(d) + 0)"),
+    ("hand-while-mulliganing", "103.5", "forall p: player. drawn(p) and not kept(p) -> size(hand, p) - owed(p) == starting_hand(p) - mulligans(p)"),
+    ("hand-empty-before-drawing", "103.4", "forall p: player. not drawn(p) and not started(p) -> size(hand, p) == 0"),
+    ("deck-before-keeping", "103.4", "forall p: player. not started(p) and not kept(p) -> size(library, p) + size(hand, p) >= starting_hand(p)"),
+    ("undrawn-deck", "103.4", "forall c: card, p: player. owner(c) == p and not drawn(p) and not started(p) -> zone(c) in {library, outside, command}"),
+    ("sideboard-before-start", "400.11", "forall c: card, p: player. is_sideboard(c) and not started(p) -> zone(c) == outside"),
+    ("deck-before-start", "103.1", "forall c: card, p: player. not is_sideboard(c) and not started(p) -> zone(c) != outside"),
+)
 
 
-def lemma_text() -> str:
-    return "".join(f'property {i} {{\n  cites {c}\n  means "a structural lemma"\n  always {body}\n}}\n\n' for i, c, body in LEMMAS)
+
+def lemma_text(pregame: bool = False) -> str:
+    return "".join(f'property {i} {{\n  cites {c}\n  means "a structural lemma"\n  always {body}\n}}\n\n'
+                   for i, c, body in (*LEMMAS, *(PREGAME_LEMMAS if pregame else ())))
 
 
-def lemmas() -> tuple[Property, ...]:
-    return parse_properties(lemma_text(), LEMMA_FILE)
+def lemmas(pregame: bool = False) -> tuple[Property, ...]:
+    """The candidate lemmas: LEMMAS, and PREGAME_LEMMAS for the pregame's actions alone."""
+    return parse_properties(lemma_text(pregame), LEMMA_FILE)
 
 
 @dataclass(frozen=True)

@@ -77,6 +77,7 @@ FUNCTIONS: dict[str, tuple[Type, bool]] = {
     "is_token": (Type.BOOL, True),
     "revealed": (Type.BOOL, False),
     "is_commander": (Type.BOOL, True),
+    "is_sideboard": (Type.BOOL, True),
 }
 # `sees(p, c)`: player p may see the face of object c (400.2, 402.3, 708.5, 708.9); it depends on
 # the rules in force, so each backend asks the rule set. `shown(p, c)`: the step that led here

@@ -117,10 +117,8 @@ class SymbolicBackend:
         system = self.system
         if name == "owner":
             return self.codes.player[system.slots[slot].owner]
-        if name == "is_token":
-            return z3.BoolVal(system.slots[slot].is_token, system.ctx)
-        if name == "is_commander":
-            return z3.BoolVal(system.slots[slot].is_commander, system.ctx)
+        if name in ("is_token", "is_commander", "is_sideboard"):
+            return z3.BoolVal(getattr(system.slots[slot], name), system.ctx)
         if name == "type":
             return system.card_type[slot]
         if name == "pos":

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import z3
 
-from ..model import ActionKind
+from ..model import PREGAME_ACTIONS, ActionKind
 from ..properties import Property, PropertyKind
 from ..solver import Answer, check, new_solver
 from ..terms import Not
@@ -137,3 +137,18 @@ def _standstill_violates(system: TransitionSystem, props: list[Property], kind: 
     solver = new_solver(system.ctx, 0)
     solver.add(system.rule_values() + same + [a.kind == system.codes.kind[kind], system.codes.any_of(violated)])
     return check(solver, [], 10_000).answer is not Answer.UNSAT
+
+
+def pregame_only(ruleset, prop: Property) -> bool:
+    """A step property that only a pregame action can violate (`evaluate.falsifying_kinds`). The
+    pregame gate allows a pregame action only before the game starts, and nothing ends the start,
+    so every step of a run to its violation is a pregame action: the runs of the pregame's actions
+    alone (`pregame_system`) violate it at the same depths as the whole game's."""
+    from ..evaluate import falsifying_kinds
+    kinds = falsifying_kinds(prop) if prop.kind is PropertyKind.STEP else None
+    return ruleset.has_pregame and kinds is not None and kinds <= set(PREGAME_ACTIONS)
+
+
+def pregame_system(ruleset, scope, int_reach: int = 0) -> TransitionSystem:
+    """The transition system of the pregame's actions alone."""
+    return TransitionSystem(ruleset, scope, int_reach, slice=Slice(kinds=frozenset(k for k in PREGAME_ACTIONS if ruleset.allows(k))))

@@ -99,6 +99,7 @@ class TransitionSystem:
         self.ctx = ctx if ctx is not None else z3.Context()
         self.slots = slots_for(scope)
         self.players = scope.players
+        self.int_reach = int_reach
         self.codes = Codes(scope, self.slots, self.ctx, int_reach)
         self.slice = slice
         self.pregame = ruleset.has_pregame
