@@ -87,6 +87,9 @@ DEFAULT_RLIMIT = 4_000_000_000
 # The least depth bound at which induction is tried: below it the bounded check to the full depth
 # costs less than the lemmas and induction questions (see docs/speed.md).
 INDUCTION_FROM_DEPTH = 3
+# How deep a property with no expectation (rules removed) is checked before the lemmas are tried:
+# most counterexamples there are this short, and the bounded check finds them sooner than the lemmas.
+SHALLOW = 3
 
 
 def check_properties(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int = 0, timeout: float = 60.0) -> list[CheckResult]:
@@ -173,8 +176,8 @@ def _checked_on(system: TransitionSystem, ruleset: RuleSet, props: list[Property
     depth bound, or to the base case of those induction proved. A property the base case finds
     violated (or cannot decide) leaves the others of the induction to be proved again without it.
     The properties with no expectation (rules were removed: a violation is likely, and the bounded
-    check finds a shallow one sooner than the lemmas) that hold to the depth bound are then tried
-    the same way."""
+    check finds a shallow one sooner than the lemmas) are checked to SHALLOW first; those that hold
+    so far are then tried the same way, and those not proved are checked on to the depth bound."""
     if not props:
         return {}, {}
     facts = system.rule_values(ruleset)
@@ -185,7 +188,9 @@ def _checked_on(system: TransitionSystem, ruleset: RuleSet, props: list[Property
     proofs = prover.proved(expected)
     proved = set(proofs)
     deepening = Deepening(system, seed, facts)
-    outcomes = deepening.first_violations({p: base if p in proved else scope.depth for p in props}, budget())
+    shallow = min(scope.depth, max(SHALLOW, base))
+    bound = {p: base if p in proved else shallow if p in candidates and p not in expected else scope.depth for p in props}
+    outcomes = deepening.first_violations(bound, budget())
     while True:
         failed = {p for p in proved if outcomes[p].violated or outcomes[p].unknown}
         if not failed:
@@ -199,6 +204,8 @@ def _checked_on(system: TransitionSystem, ruleset: RuleSet, props: list[Property
     if holding:
         proofs |= prover.proved(holding)
         proved |= set(proofs)
+        deeper = [p for p in holding if p not in proved and bound[p] < scope.depth]
+        outcomes |= deepening.first_violations(dict.fromkeys(deeper, scope.depth), budget(), start=shallow + 1)
     return outcomes, {p: proof for p, proof in proofs.items() if p in proved}
 
 

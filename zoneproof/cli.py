@@ -103,7 +103,7 @@ def scope_options(command):
         click.option("--cards", default=3, show_default=True, help="Deck cards per player, in the library at the start; in a Commander rule set one of them is the commander, in the command zone (0..8)."),
         click.option("--sideboard", default=1, show_default=True, help="Sideboard cards per player, outside the game (0..3)."),
         click.option("--tokens", default=1, show_default=True, help="Token slots per player (0..3)."),
-        click.option("--depth", default=3, show_default=True, help="Number of actions to explore (0..40)."),
+        click.option("--depth", default=Scope().depth, show_default=True, help="Number of actions to explore (0..40)."),
         click.option("--hand", default=None, type=int, help="Starting hand size for rule sets with a mulligan rule (0..--cards; default 2, or --cards if smaller)."),
         click.option("--hand-modifier", "hand_modifier", multiple=True, metavar="PLAYER=N",
                      help="A Vanguard game: the hand modifier of PLAYER's vanguard card, as in B=+1 (repeatable; 902.5, 103.5a)."),

@@ -176,7 +176,7 @@ def _lint(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int, budg
     probe = lambda q: sweep.probe_result(q, outcomes[q])  # noqa: E731
     actions = tuple(_action_finding(kind, probe(q)) for kind, q in action_probes.items())
     properties = tuple(_property_finding(p, [probe(q) for q in trigger_probes[p.id]]) for p in props)
-    rules = tuple(_rule_finding(sweep, rule.id, outcomes) for rule in ruleset.in_force)
+    rules = _live_in_larger_games(ruleset, scope, seed, tuple(_rule_finding(sweep, rule.id, outcomes) for rule in ruleset.in_force))
     event = event_conflict(sweep, outcomes[_CONFLICT], budget)
     searches = (start, event)
     return LintReport(
@@ -451,6 +451,40 @@ def _rule_finding(sweep: _Sweep, rule_id: str, outcomes: dict) -> RuleFinding:
     if view.unknown:
         return RuleFinding(rule_id, Status.UNKNOWN, f"{view.unknown}: removing it changes no step within {scope.depth} steps, but there was no answer whether it changes a player's view")
     return RuleFinding(rule_id, Status.DEAD, _dead_rule_detail(sweep, rule_id))
+
+
+def larger_games(ruleset: RuleSet, scope: Scope) -> list[tuple[str, Scope]]:
+    """The games, larger than the scope, in which lint looks for runs that a rule dead within the
+    scope decides a step of (a rule may act only there): three players (the free first mulligan of
+    a multiplayer game, 103.4c and 103.5c), four in teams of two (Two-Headed Giant, 810), and a
+    Vanguard hand modifier (902.5, 103.5a). A run shows a rule live; no run shows it dead."""
+    games = []
+    if scope.players < 3:
+        games.append(("with 3 players", replace(scope, players=3, hand_modifiers=())))
+    if scope.team_size == 0 and scope.players < 4:
+        games.append(("with 4 players in teams of 2", replace(scope, players=4, team_size=2, hand_modifiers=())))
+    if ruleset.has_pregame and not scope.hand_modifiers:
+        modified = replace(scope, hand_modifiers=(*[0] * (scope.players - 1), 1))
+        if modified.hand_modifier_problem() is None:
+            games.append((f"with the hand modifier {PLAYER_NAMES[scope.players - 1]}=+1", modified))
+    return games
+
+
+def _live_in_larger_games(ruleset: RuleSet, scope: Scope, seed: int, findings: tuple[RuleFinding, ...]) -> tuple[RuleFinding, ...]:
+    """The findings, with each dead rule that a run of a larger game (`larger_games`) shows deciding
+    a step live, in that game."""
+    live: dict[str, RuleFinding] = {}
+    for game, larger in larger_games(ruleset, scope):
+        dead = [f.rule for f in findings if f.status is Status.DEAD and f.rule not in live]
+        if not dead:
+            break
+        _, changed = found_witnesses(ruleset, larger, [], dead, RUNS, RUN_LENGTH * larger.depth, seed)
+        for rule_id, witness in changed.items():
+            trace, k = witness.trace, witness.depth
+            world = World.of(ruleset, trace.slots, trace.card_types, larger)
+            found = _rule_matters(world, trace.steps[k - 1].state if k else trace.initial, trace.steps[k].action, k, rule_id)
+            live[rule_id] = replace(found, detail=f"{game}: {found.detail}")
+    return tuple(live.get(f.rule, f) for f in findings)
 
 
 def _completed(outcome: Outcome) -> str:

@@ -143,7 +143,7 @@ class Scope:
     cards: int = 3  # main-deck cards per player
     sideboard: int = 1  # cards per player outside the game at the start
     tokens: int = 1  # token slots per player
-    depth: int = 3
+    depth: int = 7
     commanders: int = 0  # commander cards per player (903.3): 1 for a rule set of the Commander variant, else 0
     hand: int = 2  # the starting hand size (103.4) of rule sets with a pregame; at most `cards`
     # Vanguard (902.5, 103.5a): each player's hand modifier, in turn order; () for a game without
