@@ -43,7 +43,7 @@ def test_no_run_violates_a_property_that_holds_and_the_runs_are_those_of_their_s
 
 def test_the_last_step_of_a_rules_witness_has_another_outcome_without_the_rule():
     ruleset = load_ruleset("mtg-current")
-    _, changed = found_witnesses(ruleset, SMALL, [], ["400.3", "400.7"], runs=60, length=3)
+    _, changed = found_witnesses(ruleset, SMALL, [], ["400.3", "400.7"], runs=60, length=9)
     assert set(changed) == {"400.3", "400.7"}
     for rule_id, witness in changed.items():
         assert replays(witness, ruleset) and len(witness.trace.steps) == witness.depth + 1

@@ -1,11 +1,12 @@
 """Compare two rule sets within one scope: the rules that differ, the properties whose verdict flips,
-and, for each action kind, a shortest run that one rule set allows and the other forbids.
+and, for each action kind, a run that one rule set allows and the other forbids.
 
 Behaviours are compared on the product of the two transition relations: both encodings live in one
 Z3 context and share their state and step variables, each with its own rule literals. A difference
 under "A allows, B forbids" is a run whose steps 0..k-1 both allow, with the same states, and whose
-step k A allows and B does not (B refuses the action, or makes it end in another state). One
-incremental solver per direction answers it, one action kind at a time, shortest first.
+step k A allows and B does not (B refuses the action, or makes it end in another state). Random
+runs look for one first (not always a shortest one); one incremental solver per direction answers
+for the kinds they miss, one action kind at a time, shortest first.
 
 Every difference is replayed in the interpreter: the run under the side that allows it, state for
 state, and its last step under the other side, which must refuse it or end elsewhere. One that does
@@ -24,7 +25,7 @@ import z3
 
 from . import progress
 from .batch import Unfinished, in_order
-from .check import CheckResult, Verdict, check_properties
+from .check import DEFAULT_RLIMIT, CheckResult, Verdict, check_properties
 from .encode.system import TransitionSystem
 from .errors import Interrupted
 from .interpreter import IllegalAction, World, apply
@@ -33,7 +34,11 @@ from .properties import Property
 from .replay import execute, state_difference
 from .ruleset import Rule, RuleSet
 from .scenario import scenario_from_trace
+from .proof import invariant, lemmas, unreachable
+from .search import INDUCTION_SPAN, Budget, violated_at
+from .simulate import RUN_LENGTH, RUNS, differing_runs
 from .solver import Answer, check, new_solver
+from .terms import And, Not
 from .trace import Trace, of_ruleset
 
 
@@ -57,7 +62,8 @@ class Flip:
 
 @dataclass(frozen=True)
 class BehaviourDifference:
-    """A shortest run for `kind` that `allowing` allows and `refusing` forbids at its last step."""
+    """A run for `kind` that `allowing` allows and `refusing` forbids at its last step (a shortest
+    one unless `shortest` says why not)."""
 
     kind: ActionKind
     scope: Scope = field(repr=False)
@@ -69,6 +75,10 @@ class BehaviourDifference:
     refused: str  # why `refusing` does not allow the last step: "illegal: ..." or what it does instead
     refused_state: GameState | None = field(default=None, repr=False)  # where `refusing` ends instead, if legal
     shortest: str = ""  # "" when no shorter run exists; else why a shorter one was not ruled out
+
+
+# Why a difference a random run shows may not be a shortest one.
+FROM_A_RUN = "a random run, shrunk; no shorter run was looked for"
 
 
 @dataclass(frozen=True)
@@ -225,39 +235,91 @@ def behaviour_differences(a: RuleSet, b: RuleSet, scope: Scope, seed: int, timeo
 
 
 def _behaviour_differences(a: RuleSet, b: RuleSet, scope: Scope, seed: int, timeout: float, found: list, problems: list) -> None:
-    """behaviour_differences, adding to `found` and `problems` as it goes."""
+    """behaviour_differences, adding to `found` and `problems` as it goes. For each direction:
+    random runs first (`simulate.differing_runs`: a run, shrunk, not always a shortest one); for
+    the kinds they show no difference of, the product is asked for runs of up to two steps
+    (shortest first); the structural lemmas then prove, where they can, that no later step differs
+    (`proof.unreachable`, from a state where both rule sets' invariants hold); the rest are asked
+    of the product to the depth bound."""
     product = _Product(a, b, scope)
     sides = {"a": a, "b": b}
+    shallow = min(scope.depth, INDUCTION_SPAN + 1)
     for allowing, refusing in (("a", "b"), ("b", "a")):
+        kinds = [d.kind for d in sides[allowing].actions]
+        runs = differing_runs(sides[allowing], sides[refusing], scope, kinds, RUNS, RUN_LENGTH * scope.depth, seed)
+        found.extend(_from_run(w, kind, sides[allowing], sides[refusing]) for kind, w in runs.items())
         solver = product.solver(allowing, refusing, seed)
-        remaining = [d.kind for d in sides[allowing].actions]
-        while remaining:
-            answer = check(solver, product.kinds(remaining), timeout * 1000)
-            if answer.answer is Answer.UNKNOWN:
-                problems.append(Problem(
-                    f"no answer in time ({answer.reason}) for runs that {sides[allowing].label} allows and"
-                    f" {sides[refusing].label} forbids (kinds {', '.join(k.value for k in remaining)})", checker_bug=False))
+        remaining = _searched(product, solver, allowing, refusing, sides, [k for k in kinds if k not in runs], shallow, timeout, found, problems)
+        if remaining and scope.depth > shallow:
+            alike = _alike_after_the_base(product, allowing, refusing, remaining, seed, timeout)
+            _searched(product, solver, allowing, refusing, sides, [k for k in remaining if k not in alike], scope.depth, timeout, found, problems)
+
+
+def _searched(product: _Product, solver, allowing: str, refusing: str, sides: dict, remaining: list, steps: int, timeout: float,
+              found: list, problems: list) -> list[ActionKind]:
+    """Asks the product, kind by kind, for a shortest run of at most `steps` steps that `allowing`
+    allows and `refusing` does not; returns the kinds it shows none of (unknowns are problems)."""
+    remaining = list(remaining)
+    within = [z3.Not(x) for x in product.last[steps:]]
+    while remaining:
+        answer = check(solver, product.kinds(remaining) + within, timeout * 1000)
+        if answer.answer is Answer.UNKNOWN:
+            problems.append(Problem(
+                f"no answer in time ({answer.reason}) for runs that {sides[allowing].label} allows and"
+                f" {sides[refusing].label} forbids (kinds {', '.join(k.value for k in remaining)})", checker_bug=False))
+            return []
+        if answer.answer is Answer.UNSAT:
+            return remaining
+        model = answer.model
+        e = product.enc[allowing]
+        t = _last_step(product, model)
+        kind = list(ActionKind)[model.eval(e.step(t).kind, model_completion=True).as_long()]
+        not_shortest = ""
+        while t > 0:  # shortest first
+            shorter = check(solver, product.kinds([kind]) + [z3.Not(x) for x in product.last[t:]], timeout * 1000)
+            if shorter.answer is Answer.UNKNOWN:
+                not_shortest = f"{shorter.reason}: a run shorter than {t + 1} steps was not ruled out"
+            if shorter.answer is not Answer.SAT:
                 break
-            if answer.answer is Answer.UNSAT:
-                break
-            model = answer.model
-            e = product.enc[allowing]
-            t = _last_step(product, model)
-            kind = list(ActionKind)[model.eval(e.step(t).kind, model_completion=True).as_long()]
-            not_shortest = ""
-            while t > 0:  # shortest first
-                shorter = check(solver, product.kinds([kind]) + [z3.Not(x) for x in product.last[t:]], timeout * 1000)
-                if shorter.answer is Answer.UNKNOWN:
-                    not_shortest = f"{shorter.reason}: a run shorter than {t + 1} steps was not ruled out"
-                if shorter.answer is not Answer.SAT:
-                    break
-                model, t = shorter.model, _last_step(product, shorter.model)
-            remaining.remove(kind)
-            outcome = _replay(e, model, t, kind, sides[allowing], sides[refusing])
-            if isinstance(outcome, Problem):
-                problems.append(outcome)
-            else:
-                found.append(replace(outcome, shortest=not_shortest))
+            model, t = shorter.model, _last_step(product, shorter.model)
+        remaining.remove(kind)
+        outcome = _replay(e, model, t, kind, sides[allowing], sides[refusing])
+        if isinstance(outcome, Problem):
+            problems.append(outcome)
+        else:
+            found.append(replace(outcome, shortest=not_shortest))
+    return []
+
+
+def _alike_after_the_base(product: _Product, allowing: str, refusing: str, kinds: list[ActionKind], seed: int, timeout: float) -> set:
+    """The kinds of which no step from the third on is allowed by `allowing` and not by `refusing`:
+    no step from a state where the structural lemmas of both hold (`proof.invariant`, each side's
+    own) is, and every state both reach from the start is one. Empty when an invariant or the
+    question has no answer."""
+    budget = Budget(DEFAULT_RLIMIT, time.monotonic() + timeout)
+    e, other = product.enc[allowing], product.enc[refusing]
+    kept = [invariant(side, list(lemmas()), seed, side.rule_values(), budget) for side in (e, other)]
+    if None in kept:
+        return set()
+    steps = lambda t, kind: And(And(e.trans(t)), Not(And(other.trans(t))), e.step(t).kind == e.codes.kind[kind])  # noqa: E731
+    facts = [*e.rule_values(), *other.rule_values(), *[Not(violated_at(other, lemma, t)) for lemma in kept[1] for t in (1, 2)]]
+    return unreachable(e, {kind: partial(steps, kind=kind) for kind in kinds}, kept[0], seed, facts, budget)
+
+
+def _from_run(witness, kind: ActionKind, allowing: RuleSet, refusing: RuleSet) -> BehaviourDifference:
+    """The difference a random run shows (`simulate.differing_runs`): it replays under `allowing`,
+    and its last step is refused or ends elsewhere under `refusing`."""
+    trace = witness.trace
+    other = World.of(refusing, trace.slots, trace.card_types, trace.scope)
+    before = trace.steps[-2].state if len(trace.steps) > 1 else trace.initial
+    try:
+        outcome = apply(other, before, trace.steps[-1].action)
+    except IllegalAction as err:
+        refused, where = f"illegal: {err}", None
+    else:
+        refused, where = "legal, but ends elsewhere", outcome.state
+    return BehaviourDifference(kind, trace.scope, allowing, refusing, trace.card_types, trace.initial, trace.steps, refused, where,
+                               shortest=FROM_A_RUN)
 
 
 def _last_step(product: _Product, model) -> int:

@@ -31,7 +31,7 @@ from .replay import execute
 from .report import changes, describe_action
 from .ruleset import RuleSet
 from .proof import Proof, invariant, lemmas, proved_with, unreachable
-from .simulate import found_witnesses
+from .simulate import RUN_LENGTH, RUNS, found_witnesses
 from .search import INDUCTION_SPAN, Budget, Deepening, Goal, Outcome, first_step, violated_at
 from .solver import Answer, SolverResult, new_solver
 from .terms import And, Not, Xor
@@ -210,11 +210,6 @@ def _view(rule_id: str) -> tuple:
 # base case of an induction unreachable at every depth: below it, asking each depth up to the
 # bound costs less than the lemmas (docs/speed.md).
 PROOF_FROM_DEPTH = 4
-# The random runs tried before Z3 (simulate.py), and their length in depth bounds: a longer run
-# reaches more, and its witness shrinks (a goal a run reaches only past the depth bound is not
-# tried with the lemmas).
-RUNS = 200
-RUN_LENGTH = 3
 
 
 class _Sweep:

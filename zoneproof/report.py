@@ -340,7 +340,7 @@ def format_diff_behaviours(result, paths: dict) -> list[str]:
         lines.append(
             f"  {d.kind.value}: allowed by {result.name(d.allowing)}, not by {result.name(d.refusing)} ({k} step{'s' * (k != 1)})"
             + (f", written to {written[0]} and {written[1]}" if written else "")
-            + (f" (not the shortest: {d.shortest})" if d.shortest else "")
+            + (f" (not known to be the shortest: {d.shortest})" if d.shortest else "")
         )
         slots = slots_for(d.scope)
         body = format_steps(slots, d.card_types, d.scope.players, d.initial, d.steps)

@@ -33,6 +33,10 @@ class Witness:
     trace: Trace
 
 
+# The random runs tried before Z3, and their length in depth bounds: a longer run reaches more, and
+# its witness shrinks.
+RUNS = 200
+RUN_LENGTH = 3
 # The runs stop early after this many in a row have found no new witness.
 STALE_RUNS = 30
 # How likely each action kind is to be left out of a run (swarm testing: a run that never takes
@@ -52,11 +56,10 @@ def found_witnesses(ruleset: RuleSet, scope: Scope, props: list[Property], rules
     the state it is taken in (the runs take the rule set's steps; for a rule none of them shows
     deciding a step, runs without the rule take the steps it forbids: `_relaxed_run`).
     `taking` names step properties that a step of one kind violates: in every state passed, a step
-    of that kind is tried too. At most `runs` runs, fewer when STALE_RUNS in a row find nothing
-    new. Each run leaves out some action kinds (SWARM), and every other run stays in the pregame
-    while it can (most of the actions that start the game are not the pregame's, so that a run at
-    random would rarely stay). Every witness is shrunk
-    (`_shrunk`): a long run finds more, and shrinks to a short one."""
+    of that kind is tried too. At most `runs` runs (`_walk`), fewer when STALE_RUNS in a row find
+    nothing new; every other run stays in the pregame while it can (most of the actions that start
+    the game are not the pregame's, so that a run at random would rarely stay). Every witness is
+    shrunk (`_shrunk`): a long run finds more, and shrinks to a short one."""
     space = StateSpace(ruleset, scope)
     if space.start is None:
         return {}, {}
@@ -102,25 +105,11 @@ def found_witnesses(ruleset: RuleSet, scope: Scope, props: list[Property], rules
 
     stale = 0
     for run in range(runs):
-        world, steps = space.concrete_world(_drawn_types(space, rng)), []
-        pregame_first = run % 2 == 1
-        left_out = {kind for kind in ActionKind if rng.random() < SWARM}
-        new = step_goals(world, steps)
-        while True:
-            state = steps[-1].state if steps else space.start_state
-            by_kind: dict = {}
-            for candidate, action in candidate_forms(world, state, space.space):
-                by_kind.setdefault(action.kind, []).append((candidate, action))
-            new += state_goals(world, steps, by_kind)
-            chosen = {kind: forms for kind, forms in by_kind.items() if kind not in left_out} or by_kind
-            if pregame_first and not state.started:
-                chosen = {kind: forms for kind, forms in chosen.items() if forms[0][0].pregame} or chosen
-            taken = _random_step(world, state, chosen, rng) if len(steps) < length else None
-            if taken is None:
-                break
-            steps.append(taken)
-            new += step_goals(world, steps)
-        stale = 0 if new else stale + 1
+        world = space.concrete_world(_drawn_types(space, rng))
+        known = len(violated) + len(changed)
+        step_goals(world, [])
+        _walk(space, world, rng, length, run % 2 == 1, partial(state_goals, world), lambda steps: step_goals(world, steps) >= 0)
+        stale = 0 if len(violated) + len(changed) > known else stale + 1
         if stale >= STALE_RUNS or (len(violated) == len(props) and len(changed) == len(rules)):
             break
     for rule_id in [r for r in rules if r not in changed]:
@@ -136,24 +125,90 @@ def found_witnesses(ruleset: RuleSet, scope: Scope, props: list[Property], rules
              for r, (world, actions) in changed.items()})
 
 
+def differing_runs(allowing: RuleSet, refusing: RuleSet, scope: Scope, kinds: list[ActionKind], runs: int, length: int,
+                   seed: int = 0) -> dict[ActionKind, Witness]:
+    """For each action kind of `kinds`, a run of at most `length` steps whose steps both rule sets
+    allow alike (the same next states) but the last, of that kind, which `allowing` allows and
+    `refusing` does not: it refuses it, or it ends elsewhere. The witness's depth is that of the
+    state the last step is taken in. Runs of `allowing`, as found_witnesses makes them (a step of
+    each kind still wanted is tried in every state they pass); a run ends at its first step the two
+    do not allow alike. Every witness is shrunk (`_shrunk`)."""
+    space = StateSpace(allowing, scope)
+    if space.start is None:
+        return {}
+    rng = random.Random(seed)
+    found: dict[ActionKind, tuple[World, list[Action]]] = {}
+
+    def differs(other: World, state: GameState, step: Step) -> bool:
+        return outcome_or_refusal(other, state, step.action) != step.state
+
+    def on_state(world: World, other: World, steps: list[Step], by_kind: dict) -> None:
+        state = steps[-1].state if steps else space.start_state
+        for kind in [k for k in kinds if k in by_kind and k not in found]:
+            step = _step_of(world, state, rng.sample(by_kind[kind], min(TRIED_FORMS, len(by_kind[kind]))), rng)
+            if step is not None and differs(other, state, step):
+                found[kind] = (world, [*_actions(steps), step.action])
+
+    def on_step(world: World, other: World, steps: list[Step]) -> bool:
+        before = steps[-2].state if len(steps) > 1 else space.start_state
+        if not differs(other, before, steps[-1]):
+            return True
+        if steps[-1].action.kind in kinds:
+            found.setdefault(steps[-1].action.kind, (world, _actions(steps)))
+        return False
+
+    stale = 0
+    for run in range(runs):
+        world = space.concrete_world(_drawn_types(space, rng))
+        other = replace(world, ruleset=refusing)
+        known = len(found)
+        _walk(space, world, rng, length, run % 2 == 1, partial(on_state, world, other), partial(on_step, world, other))
+        stale = 0 if len(found) > known else stale + 1
+        if stale >= STALE_RUNS or len(found) == len(kinds):
+            break
+    return {kind: _shrunk(space, world, kind.value, actions, partial(_differs_last, kind, refusing, space), seed)
+            for kind, (world, actions) in found.items()}
+
+
+def _walk(space: StateSpace, world: World, rng: random.Random, length: int, pregame_first: bool, on_state, on_step) -> None:
+    """One random run of at most `length` steps: `on_state(steps, by_kind)` is told each state it
+    passes (the steps to it, and its candidate forms by kind), `on_step(steps)` each step it takes,
+    and ends it by returning False. It leaves out some action kinds (SWARM), and with
+    `pregame_first` takes the pregame's actions while it can."""
+    left_out = {kind for kind in ActionKind if rng.random() < SWARM}
+    steps: list[Step] = []
+    while True:
+        state = steps[-1].state if steps else space.start_state
+        by_kind: dict = {}
+        for candidate, action in candidate_forms(world, state, space.space):
+            by_kind.setdefault(action.kind, []).append((candidate, action))
+        on_state(steps, by_kind)
+        chosen = {kind: forms for kind, forms in by_kind.items() if kind not in left_out} or by_kind
+        if pregame_first and not state.started:
+            chosen = {kind: forms for kind, forms in chosen.items() if forms[0][0].pregame} or chosen
+        taken = _random_step(world, state, chosen, rng) if len(steps) < length else None
+        if taken is None:
+            return
+        steps.append(taken)
+        if not on_step(steps):
+            return
+
+
 def _relaxed_run(space: StateSpace, world: World, relaxed: World, rng: random.Random, length: int) -> list[Action] | None:
     """A random run of `relaxed` (the rule set without a rule) up to its first step that has another
     outcome with the rule, or None when it has none within `length` steps: the steps before it
     are the same with the rule, so the run's actions are a witness that the rule decides a step."""
-    steps: list[Step] = []
-    state = space.start_state
-    while len(steps) < length:
-        by_kind: dict = {}
-        for candidate, action in candidate_forms(relaxed, state, space.space):
-            by_kind.setdefault(action.kind, []).append((candidate, action))
-        taken = _random_step(relaxed, state, by_kind, rng)
-        if taken is None:
-            return None
-        if outcome_or_refusal(world, state, taken.action) != taken.state:
-            return [*_actions(steps), taken.action]
-        steps.append(taken)
-        state = taken.state
-    return None
+    found: list = []
+
+    def on_step(steps: list[Step]) -> bool:
+        before = steps[-2].state if len(steps) > 1 else space.start_state
+        if outcome_or_refusal(world, before, steps[-1].action) == steps[-1].state:
+            return True
+        found.extend(_actions(steps))
+        return False
+
+    _walk(space, relaxed, rng, length, False, lambda steps, by_kind: None, on_step)
+    return found or None
 
 
 def _random_step(world: World, state: GameState, by_kind: dict, rng: random.Random) -> Step | None:
@@ -219,6 +274,23 @@ def _replacement(space: StateSpace, world: World, state: GameState, action: Acti
                 taken, outcome = legal[0]
                 return Step(taken, outcome.state, outcome.rules)
     return None
+
+
+def _differs_last(kind: ActionKind, refusing: RuleSet, space: StateSpace, world: World, actions: list[Action]) -> tuple[int, tuple[Step, ...]] | None:
+    """The depth of the last action's state when the run of the actions before it (`_replayed`) is
+    the same under `refusing` and the last, of `kind`, is allowed in `world` and not alike under
+    `refusing`, with the run's steps in `world`; else None."""
+    if not actions or actions[-1].kind is not kind:
+        return None
+    other = replace(world, ruleset=refusing)
+    steps = _replayed(space, world, actions[:-1])
+    states = [space.start_state, *(s.state for s in steps)]
+    if any(_state(_step_or_none(other, states[i], step.action)) != step.state for i, step in enumerate(steps)):
+        return None
+    last = _step_or_none(world, states[-1], actions[-1])
+    if last is None or _state(_step_or_none(other, states[-1], actions[-1])) == last.state:
+        return None
+    return len(steps), (*steps, last)
 
 
 def _step_or_none(world: World, state: GameState, action: Action) -> Step | None:

@@ -164,7 +164,7 @@ def _diff(log: _Log, result) -> None:
         log.add("diff/verdict-flip", f"{f.prop.id} is violated under {result.name(r.ruleset)} only", locations, True, flows=[code_flow(r)])
     for d in result.behaviours:
         locations = action_location(d.allowing, d.kind) + action_location(d.refusing, d.kind)
-        shortest = f" (not the shortest: {d.shortest})" if d.shortest else ""
+        shortest = f" (not known to be the shortest: {d.shortest})" if d.shortest else ""
         log.add("diff/behaviour-difference", f"{d.kind.value}: allowed by {result.name(d.allowing)}, not by {result.name(d.refusing)}: {d.refused}{shortest}",
                 locations or [_location(ruleset_file(d.allowing))], True)
     for p in result.problems:
