@@ -81,7 +81,7 @@ def test_the_explicit_search_agrees_with_zoneproof_three_steps_deep(name, tmp_pa
 # sideboard card and a token slot; two cards for 400.5 (the order of two cards in a library); for
 # 405.5, whose counterexample needs two spells on the stack (five steps), one player with two cards
 # and nothing else.
-ORACLE_SCOPE = Scope(players=2, cards=1, sideboard=1, tokens=1)
+ORACLE_SCOPE = Scope(players=2, cards=1, sideboard=1, tokens=1, depth=3)
 SMALLEST = {"400.5": replace(ORACLE_SCOPE, cards=2), "405.5": Scope(players=1, cards=2, sideboard=0, tokens=0)}
 
 

@@ -21,7 +21,7 @@ K = ActionKind
 REPO = Path(__file__).resolve().parent.parent
 ORIGINS, BFZ = load_ruleset("mtg-2015-origins"), load_ruleset("mtg-2015-bfz")
 PROPS = {p.id: p for p in stock_properties()}
-ONE = ("--players", "1", "--sideboard", "0", "--tokens", "0", "--no-lint")
+ONE = ("--depth", "3", "--players", "1", "--sideboard", "0", "--tokens", "0", "--no-lint")
 A1, A2, A3 = 0, 1, 2
 
 

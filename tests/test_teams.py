@@ -23,11 +23,11 @@ BFZ = load_ruleset("mtg-2015-bfz")
 COMMANDERS = [load_ruleset("mtg-2015-commander"), load_ruleset("mtg-2015-commander-bfz")]
 A, B, C, D = range(4)
 # Four players with one card each, a starting hand of one: A and B one team, C and D the other.
-TEAMS = Scope(players=4, cards=1, sideboard=0, tokens=0, hand=1, team_size=2)
+TEAMS = Scope(players=4, cards=1, sideboard=0, tokens=0, hand=1, team_size=2, depth=3)
 A1, B1, C1, D1 = range(4)
-TEAM_OPTIONS = ("--players", "4", "--team-size", "2", "--cards", "1", "--hand", "1", "--sideboard", "0", "--tokens", "0", "--no-lint")
+TEAM_OPTIONS = ("--players", "4", "--team-size", "2", "--cards", "1", "--hand", "1", "--sideboard", "0", "--tokens", "0", "--no-lint", "--depth", "3")
 # Two players with two cards each, a starting hand of two: slots A1, A2, B1, B2.
-TWO = Scope(players=2, cards=2, sideboard=0, tokens=0, hand=2)
+TWO = Scope(players=2, cards=2, sideboard=0, tokens=0, hand=2, depth=3)
 CA1, CA2, CB1, CB2 = range(4)
 
 

@@ -76,6 +76,8 @@ PREGAME_LEMMAS = (
     ("undrawn-deck", "103.4", "forall c: card, p: player. owner(c) == p and not drawn(p) and not started(p) -> zone(c) in {library, outside, command}"),
     ("sideboard-before-start", "400.11", "forall c: card, p: player. is_sideboard(c) and not started(p) -> zone(c) == outside"),
     ("deck-before-start", "103.1", "forall c: card, p: player. not is_sideboard(c) and not started(p) -> zone(c) != outside"),
+    ("pregame-zones-set-aside", "903.8", "forall c: card, p: player. not started(p) -> zone(c) in {library, hand, outside, command, battlefield, exile}"),
+    ("set-aside-face-down", "903.8", "forall c: card, p: player. not started(p) and zone(c) == exile -> face_down(c)"),
 )
 
 
