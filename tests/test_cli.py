@@ -41,7 +41,7 @@ def test_check_json_prints_one_object_per_check(run):
     code, out, _ = run("check", "--no-lint", "mtg-current", "-w", "400.12", "-p", "zone-wide", "-p", "tokens", "--format", "json", "--out", "cx")
     assert code == 1
     lines = json_records(out, "check")
-    assert [(o["property"], o["verdict"], o["depth"]) for o in lines] == [("zone-wide", "violated", 2), ("tokens", "proved", 3)]
+    assert [(o["property"], o["verdict"], o["depth"]) for o in lines] == [("zone-wide", "violated", 2), ("tokens", "proved", 7)]
     assert lines[0]["trace"] == "cx/mtg-current--without-400.12--zone-wide.itf.json"
     assert lines[1]["trace"] is None
     assert all({"ruleset", "property", "verdict", "depth", "seconds", "trace"} <= o.keys() for o in lines)

@@ -97,14 +97,14 @@ def test_mtg_2010_has_every_rule_of_section_400_of_seed_000():
     assert behaviours["400.10c"] == "outside-untouchable" and behaviours["400.11"] == "zone-wide"
     assert behaviours["400.7a"] == "spell-effects-carry"
     assert [(e.property, e.verdict) for e in ruleset.expectations] == [
-        ("command-in-command", "violated"), ("face-down-visibility", "vacuous"), ("face-down-reveal", "vacuous"),
-        ("face-up-same-object", "vacuous"), ("hidden-zones", "holds"), ("stack-lifo", "vacuous"),
-        ("illegal-cast-reversed", "vacuous"), ("commander-return", "vacuous"), ("mulligan-look-smaller", "vacuous"),
-        ("opening-hand-actions", "vacuous"), ("markers-kept", "violated"), ("deck-shuffled-after-search", "vacuous"),
-        ("set-aside-visible", "vacuous"), ("team-look", "vacuous"),
+        ("commander-return", "vacuous"), ("mulligan-look-smaller", "vacuous"), ("command-in-command", "violated"),
+        ("face-down-visibility", "vacuous"), ("face-down-reveal", "vacuous"), ("face-up-same-object", "vacuous"),
+        ("hidden-zones", "holds"), ("illegal-cast-reversed", "vacuous"), ("markers-kept", "violated"),
+        ("deck-shuffled-after-search", "vacuous"), ("set-aside-visible", "vacuous"), ("team-look", "vacuous"),
+        ("opening-hand-actions", "vacuous"),
     ]
     assert behaviours["400.2"] == "hidden-zones"
-    assert "400.10" in ruleset.expectations[0].reason
+    assert "400.10" in ruleset.expected("command-in-command").reason
 
 
 def test_mtg_2010_command_in_command_is_violated_as_expected_and_replays(run, tmp_path):
@@ -125,7 +125,7 @@ def test_check_with_no_rule_set_covers_every_built_in_one_and_exits_0(run):
         "berserk", "mtg-2010", "mtg-2015-bfz", "mtg-2015-commander", "mtg-2015-commander-bfz", "mtg-2015-origins", "mtg-current",
         "mtg-commander", "mtg-commander-2020",
     }
-    assert out.splitlines()[-1].startswith("243 checks: 12 violated, 12 holds, 219 proved; 0 unexpected")
+    assert out.splitlines()[-1].startswith("243 checks: 12 violated, 2 holds, 229 proved; 0 unexpected")
 
 
 def test_an_expectation_for_a_property_no_file_defines_is_refused_at_its_line(run, tmp_path):

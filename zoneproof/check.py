@@ -132,11 +132,11 @@ def _int_reach(props: list[Property], scope: Scope) -> int:
 
 
 def _each_checked(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int, timeout: float, rlimit: int,
-                  system: TransitionSystem | None = None, prove: bool = True) -> Iterator[CheckResult]:
-    """`system`: the transition system of the file `ruleset` has removed rules from (coverage).
-    Without `prove`, each property is checked to the depth bound only. A property that only a
-    pregame action can violate (`slicing.pregame_only`) is checked, and proved, on the runs of the
-    pregame's actions alone, with the pregame's lemmas too (`proof.lemmas`)."""
+                  system: TransitionSystem | None = None) -> Iterator[CheckResult]:
+    """`system`: the transition system of the file `ruleset` has removed rules from (coverage). A
+    property that only a pregame action can violate (`slicing.pregame_only`) is checked, and
+    proved, on the runs of the pregame's actions alone, with the pregame's lemmas too
+    (`proof.lemmas`)."""
     started = time.monotonic()
     progress.working_on(ruleset.label, f"{len(props)} properties")
     budget = lambda: Budget(rlimit, time.monotonic() + timeout)  # noqa: E731
@@ -150,7 +150,7 @@ def _each_checked(ruleset: RuleSet, props: list[Property], scope: Scope, seed: i
     owner: dict = {}
     try:
         for own, chosen, pregame in groups:
-            found, proved = _checked_on(own, ruleset, chosen, scope, seed, budget, prove, pregame)
+            found, proved = _checked_on(own, ruleset, chosen, scope, seed, budget, pregame)
             outcomes |= found
             proofs |= proved
             owner |= dict.fromkeys(chosen, own)
@@ -166,7 +166,7 @@ def _each_checked(ruleset: RuleSet, props: list[Property], scope: Scope, seed: i
         yield _result(own, ruleset, prop, scope, seed, own.rule_values(ruleset), outcomes[prop], proofs.get(prop), time.monotonic() - started, budget)
 
 
-def _checked_on(system: TransitionSystem, ruleset: RuleSet, props: list[Property], scope: Scope, seed: int, budget, prove: bool,
+def _checked_on(system: TransitionSystem, ruleset: RuleSet, props: list[Property], scope: Scope, seed: int, budget,
                 pregame: bool) -> tuple[dict, dict]:
     """The deepening's outcome of each property on one system, and the proofs of those proved.
 
@@ -182,7 +182,7 @@ def _checked_on(system: TransitionSystem, ruleset: RuleSet, props: list[Property
         return {}, {}
     facts = system.rule_values(ruleset)
     base = min(scope.depth, INDUCTION_SPAN + 1)
-    candidates = [p for p in props if _expected_to_hold(ruleset, p)] if prove and scope.depth >= INDUCTION_FROM_DEPTH else []
+    candidates = [p for p in props if _expected_to_hold(ruleset, p)] if scope.depth >= INDUCTION_FROM_DEPTH else []
     prover = _Prover(system, seed, facts, budget, pregame)
     expected = [p for p in candidates if ruleset.expected(p.id) is not None]
     proofs = prover.proved(expected)
@@ -270,15 +270,15 @@ def _expected_to_hold(ruleset: RuleSet, prop: Property) -> bool:
 
 def check_removals(ruleset: RuleSet, rule_ids: list[str], props: list[Property], scope: Scope, seed: int = 0,
                    timeout: float = 60.0, rlimit: int = DEFAULT_RLIMIT) -> dict[str, list[CheckResult]]:
-    """check_properties of `ruleset.without([rule])` for each rule, to the depth bound only (no
-    proof), over one transition system (its steps are built once; the rules in force are each
-    check's facts). An interrupt raises Interrupted with the rules checked before it."""
+    """check_properties of `ruleset.without([rule])` for each rule, over one transition system (its
+    steps are built once; the rules in force are each check's facts). An interrupt raises
+    Interrupted with the rules checked before it."""
     scope = ruleset.scope_for(scope)
     system = _system(ruleset, props, scope)
     results: dict[str, list[CheckResult]] = {}
     try:
         for rule_id in rule_ids:
-            results[rule_id] = list(_each_checked(ruleset.without([rule_id]), props, scope, seed, timeout, rlimit, system, prove=False))
+            results[rule_id] = list(_each_checked(ruleset.without([rule_id]), props, scope, seed, timeout, rlimit, system))
     except KeyboardInterrupt as e:
         raise Interrupted(results) from e
     return results

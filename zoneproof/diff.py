@@ -235,24 +235,26 @@ def behaviour_differences(a: RuleSet, b: RuleSet, scope: Scope, seed: int, timeo
 
 
 def _behaviour_differences(a: RuleSet, b: RuleSet, scope: Scope, seed: int, timeout: float, found: list, problems: list) -> None:
-    """behaviour_differences, adding to `found` and `problems` as it goes. For each direction:
-    random runs first (`simulate.differing_runs`: a run, shrunk, not always a shortest one); for
-    the kinds they show no difference of, the product is asked for runs of up to two steps
-    (shortest first); the structural lemmas then prove, where they can, that no later step differs
-    (`proof.unreachable`, from a state where both rule sets' invariants hold); the rest are asked
-    of the product to the depth bound."""
+    """behaviour_differences, adding to `found` and `problems` as it goes. For each direction, the
+    product is asked first for runs of up to two steps, kind by kind, shortest first; for the kinds
+    of which it finds none, random runs look for a longer one (`simulate.differing_runs`: a run,
+    shrunk, not always a shortest one); the structural lemmas then prove, where they can, that no
+    later step of the kinds left differs (from a state where both rule sets' invariants hold); the
+    rest are asked of the product to the depth bound."""
     product = _Product(a, b, scope)
     sides = {"a": a, "b": b}
     shallow = min(scope.depth, INDUCTION_SPAN + 1)
     for allowing, refusing in (("a", "b"), ("b", "a")):
-        kinds = [d.kind for d in sides[allowing].actions]
-        runs = differing_runs(sides[allowing], sides[refusing], scope, kinds, RUNS, RUN_LENGTH * scope.depth, seed)
-        found.extend(_from_run(w, kind, sides[allowing], sides[refusing]) for kind, w in runs.items())
         solver = product.solver(allowing, refusing, seed)
-        remaining = _searched(product, solver, allowing, refusing, sides, [k for k in kinds if k not in runs], shallow, timeout, found, problems)
-        if remaining and scope.depth > shallow:
-            alike = _alike_after_the_base(product, allowing, refusing, remaining, seed, timeout)
-            _searched(product, solver, allowing, refusing, sides, [k for k in remaining if k not in alike], scope.depth, timeout, found, problems)
+        remaining = _searched(product, solver, allowing, refusing, sides, [d.kind for d in sides[allowing].actions], shallow, timeout,
+                              found, problems)
+        if not remaining or scope.depth == shallow:
+            continue
+        runs = differing_runs(sides[allowing], sides[refusing], scope, remaining, RUNS, RUN_LENGTH * scope.depth, seed)
+        found.extend(_from_run(w, kind, sides[allowing], sides[refusing]) for kind, w in runs.items() if w.depth < scope.depth)
+        remaining = [k for k in remaining if k not in runs or runs[k].depth >= scope.depth]
+        alike = _alike_after_the_base(product, allowing, refusing, remaining, seed, timeout) if remaining else set()
+        _searched(product, solver, allowing, refusing, sides, [k for k in remaining if k not in alike], scope.depth, timeout, found, problems)
 
 
 def _searched(product: _Product, solver, allowing: str, refusing: str, sides: dict, remaining: list, steps: int, timeout: float,

@@ -143,27 +143,11 @@ def ruleset_for_trace(trace: Trace, ruleset_file: str | None = None) -> RuleSet:
     return ruleset.without(trace.removed)
 
 
-# The built-in editions rewritten as changes to a base were complete files before. A trace of the
-# older format holds the hash of the bytes of that last complete file; it replays while the edition
-# resolves to the same rule set (the hash of its content). tests/test_extends.py checks both
-# against the complete files, kept in tests/data/before-extends. An edition changed since
-# (mtg-commander-2020) is not listed.
-FORMER_BUILTIN_FILES = {  # name: (sha256 of the former file's bytes, sha256 of its content)
-    "mtg-2010": ("b578f59beebde9b97835970febab945464b590f69bcc42aea7ef345c0d25a98c", "241cc09940aa73e72dc0065861ce3cc1a53cb5f9704bb26b41db09b6fc9d025e"),
-    "mtg-2015-bfz": ("7aad99a3932c2e0a914b58887cf4c7879f4f62621beb28d2a8358dff46102c5c", "0356acbfed176f74bec801e1152cd195a989c9d1bd132460ccd0312c7f781e09"),
-    "mtg-2015-commander-bfz": ("e792e427d63c3879bc9d4d3a06ed6c91b97dfb91a9988f86364f5cdb88ea2837", "02d5807968a992de940bfe1fea26053b9ea60ce2ffba5bcde9884551917834b0"),
-    "mtg-2015-commander": ("c39902f420759250770150b01da7de1d2310f2442fb4696f86e66b566b4bb465", "fd07013e658e28c4c877f5d641a60c0791f128261080ab0e4cd801462677020c"),
-    "mtg-2015-origins": ("48e0d84d01f01a8fbd6468a239e6be4d6a5b038852ea320e84cda8a943793bde", "102e12200b0900a1a7860380c48c542dd366a9ef6a85004ff473629e120469fd"),
-    "mtg-commander": ("93cc5617884181242a7c2e182ecc75bd568e30231093931dd5d7a01eddc6ee42", "dfd0c38e2c65dafee40ec3010a6292de0532b0ef18f25a084fd6ec2b9ea6b92f"),
-}
-
-
 def _file_sha256(ruleset: RuleSet, recorded: str) -> str:
-    """The hash a trace of the older format holds: of the rule set file's bytes (for a built-in
-    edition that used to be a complete file, of that file, while the edition still resolves to it)."""
+    """The hash a trace of the older format holds: of the rule set file's bytes. (A built-in edition
+    that was a complete file before it was rewritten with `extends` no longer has those bytes, and
+    every one has changed since: such a trace of it does not replay.)"""
     if ruleset.origin == "builtin":
-        if FORMER_BUILTIN_FILES.get(ruleset.name) == (recorded, ruleset.sha256):
-            return recorded
         return hashlib.sha256(builtin_file(ruleset.name).read_bytes()).hexdigest()
     return hashlib.sha256(Path(ruleset.origin).read_bytes()).hexdigest()
 
