@@ -65,6 +65,7 @@ class RuleFinding:
     status: Status  # LIVE, DEAD, DOCUMENTED, UNKNOWN or ERROR
     detail: str
     known: str = ""  # DEAD: why the rule set file expects it (`[[dead]]`)
+    game: str = ""  # LIVE: the larger game a run showed it live in (`larger_games`); "" within the scope
 
 
 @dataclass(frozen=True)
@@ -478,7 +479,7 @@ def _live_in_larger_games(ruleset: RuleSet, scope: Scope, seed: int, findings: t
             trace, k = witness.trace, witness.depth
             world = World.of(ruleset, trace.slots, trace.card_types, larger)
             found = _rule_matters(world, trace.steps[k - 1].state if k else trace.initial, trace.steps[k].action, k, rule_id)
-            live[rule_id] = replace(found, detail=f"{game}: {found.detail}")
+            live[rule_id] = replace(found, detail=f"{game}: {found.detail}", game=game)
     return tuple(live.get(f.rule, f) for f in findings)
 
 
