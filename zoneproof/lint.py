@@ -453,14 +453,18 @@ def larger_games(ruleset: RuleSet, scope: Scope) -> list[tuple[str, Scope]]:
     """The games, larger than the scope, in which lint looks for runs that a rule dead within the
     scope decides a step of (a rule may act only there): three players (the free first mulligan of
     a multiplayer game, 103.4c and 103.5c), four in teams of two (Two-Headed Giant, 810), and a
-    Vanguard hand modifier (902.5, 103.5a). A run shows a rule live; no run shows it dead."""
+    Vanguard hand modifier (902.5, 103.5a), each with no more cards than the default scope's. A
+    run shows a rule live; no run shows it dead."""
     games = []
+    default = Scope()
+    small = replace(scope, cards=min(scope.cards, default.cards), sideboard=min(scope.sideboard, default.sideboard),
+                    tokens=min(scope.tokens, default.tokens), hand=min(scope.hand, default.hand), hand_modifiers=())
     if scope.players < 3:
-        games.append(("with 3 players", replace(scope, players=3, hand_modifiers=())))
+        games.append(("with 3 players", replace(small, players=3)))
     if scope.team_size == 0 and scope.players < 4:
-        games.append(("with 4 players in teams of 2", replace(scope, players=4, team_size=2, hand_modifiers=())))
+        games.append(("with 4 players in teams of 2", replace(small, players=4, team_size=2)))
     if ruleset.has_pregame and not scope.hand_modifiers:
-        modified = replace(scope, hand_modifiers=(*[0] * (scope.players - 1), 1))
+        modified = replace(small, hand_modifiers=(*[0] * (scope.players - 1), 1))
         if modified.hand_modifier_problem() is None:
             games.append((f"with the hand modifier {PLAYER_NAMES[scope.players - 1]}=+1", modified))
     return games

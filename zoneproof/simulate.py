@@ -16,8 +16,9 @@ from dataclasses import dataclass, replace
 from functools import partial
 
 from .evaluate import compile_lazily
-from .explicit import SINGLE, TYPES, StateSpace, candidate_forms, outcomes, positioned, types_of
+from .explicit import SINGLE, TYPES, StateSpace, candidate_forms, positioned, types_of
 from .interpreter import IllegalAction, World, apply, outcome_or_refusal
+from .semantics.step import OrderMissing
 from .model import Action, ActionKind, GameState, Scope, Step
 from .properties import Property, PropertyKind
 from .replay import backend_at, execute, first_violation
@@ -269,10 +270,9 @@ def _replacement(space: StateSpace, world: World, state: GameState, action: Acti
     forms.sort(key=lambda form: form[1].player != action.player)
     for candidate, form in forms:
         for choice in positioned(world, candidate, form):
-            legal = outcomes(world, state, choice)
-            if legal:
-                taken, outcome = legal[0]
-                return Step(taken, outcome.state, outcome.rules)
+            step = _completed(world, state, choice, lambda members: tuple(reversed(members)))
+            if step is not None:
+                return step
     return None
 
 
@@ -341,11 +341,29 @@ def _step_of(world: World, state: GameState, forms: list, rng: random.Random) ->
         candidate, action = _drawn(forms, rng)
         choices = list(positioned(world, candidate, action))
         while choices:
-            legal = outcomes(world, state, _drawn(choices, rng))
-            if legal:
-                action, outcome = rng.choice(legal)
-                return Step(action, outcome.state, outcome.rules)
+            step = _completed(world, state, _drawn(choices, rng), lambda members: tuple(rng.sample(members, len(members))))
+            if step is not None:
+                return step
     return None
+
+
+def _completed(world: World, state: GameState, action: Action, order_of) -> Step | None:
+    """The step of the action with each pile it rearranges in the order `order_of(members)` gives
+    (top first), or None when that is illegal. (`explicit.outcomes` gives every order: a shuffle of
+    eight cards has 40,320.)"""
+    order: dict[str, tuple[int, ...]] = {}
+    while True:
+        completed = replace(action, order=tuple(order.items())) if order else action
+        try:
+            outcome = apply(world, state, completed)
+        except OrderMissing as missing:
+            if missing.key in order:
+                return None
+            order[missing.key] = order_of(missing.members)
+            continue
+        except IllegalAction:
+            return None
+        return Step(completed, outcome.state, outcome.rules)
 
 
 def _drawn(items: list, rng: random.Random):
