@@ -453,8 +453,8 @@ def larger_games(ruleset: RuleSet, scope: Scope) -> list[tuple[str, Scope]]:
     """The games, larger than the scope, in which lint looks for runs that a rule dead within the
     scope decides a step of (a rule may act only there): three players (the free first mulligan of
     a multiplayer game, 103.4c and 103.5c), four in teams of two (Two-Headed Giant, 810), and a
-    Vanguard hand modifier (902.5, 103.5a), each with no more cards than the default scope's. A
-    run shows a rule live; no run shows it dead."""
+    Vanguard hand modifier (902.5, 103.5a), each with no more cards than the default scope's and
+    the scope's depth. A run shows a rule live; no run shows it dead."""
     games = []
     default = Scope()
     small = replace(scope, cards=min(scope.cards, default.cards), sideboard=min(scope.sideboard, default.sideboard),
@@ -480,6 +480,8 @@ def _live_in_larger_games(ruleset: RuleSet, scope: Scope, seed: int, findings: t
             break
         _, changed = found_witnesses(ruleset, larger, [], dead, RUNS, RUN_LENGTH * larger.depth, seed)
         for rule_id, witness in changed.items():
+            if witness.depth >= larger.depth:  # the step it decides is past the depth bound
+                continue
             trace, k = witness.trace, witness.depth
             world = World.of(ruleset, trace.slots, trace.card_types, larger)
             found = _rule_matters(world, trace.steps[k - 1].state if k else trace.initial, trace.steps[k].action, k, rule_id)
