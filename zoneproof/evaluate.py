@@ -23,6 +23,7 @@ from .properties import (
     Expr,
     In,
     IntLit,
+    FUNCTIONS,
     PLAYER_FUNCTIONS,
     Not,
     Property,
@@ -609,7 +610,7 @@ def _chain(node: Expr, op: str) -> list[Expr]:
 
 
 # The functions of an object that do not change during a game: the slot's, and the card type.
-_STATIC_FIELDS = frozenset({"owner", "is_token", "is_commander", "is_sideboard", "type"})
+_STATIC_FIELDS = frozenset(name for name, (_, static) in FUNCTIONS.items() if static)
 
 
 @dataclass(frozen=True)

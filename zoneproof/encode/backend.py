@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import z3
 
 from ..model import ActionKind, CardType, PlayerState, Zone
+from ..properties import FUNCTIONS, Type
 from ..terms import If, Implies, Not
 
 
@@ -117,7 +118,7 @@ class SymbolicBackend:
         system = self.system
         if name == "owner":
             return self.codes.player[system.slots[slot].owner]
-        if name in ("is_token", "is_commander", "is_sideboard"):
+        if FUNCTIONS[name] == (Type.BOOL, True):  # a static truth of the slot: is_token, is_commander, ...
             return z3.BoolVal(getattr(system.slots[slot], name), system.ctx)
         if name == "type":
             return system.card_type[slot]
