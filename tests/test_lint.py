@@ -80,7 +80,7 @@ def test_mtg_current_is_clean_with_its_declared_findings_and_witnesses_replay(ru
     # size in a larger game (lint.larger_games)
     rules = {r["rule"]: r for r in report["rules"]}
     assert [r for r, f in rules.items() if f["status"] not in ("live", "documented")] == []
-    assert rules["103.5c"]["detail"].startswith("with 3 players: ") and rules["103.5a"]["detail"].startswith("with the hand modifier B=+1: ")
+    assert rules["103.5c"]["detail"].startswith("with 3 players, depth 9: ") and rules["103.5a"]["detail"].startswith("with the hand modifier B=+1: ")
     for prop in ("owner-zones", "stack-lifo"):
         [finding] = [p for p in report["properties"] if p["property"] == prop]
         assert finding["status"] == "triggered" and run("replay", finding["witness"])[0] == 0
