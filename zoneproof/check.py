@@ -221,7 +221,7 @@ class _Prover:
         if not candidates:
             return {}
         if self._kept is None:
-            self._kept = invariant(self.system, list(lemmas(self.pregame)), self.seed, self.facts, self.budget())
+            self._kept = invariant(self.system, list(lemmas(self.system.ruleset, self.pregame)), self.seed, self.facts, self.budget())
         if self._kept is None:
             return {}
         return proved_with(self.system, candidates, self._kept, self.seed, self.facts, self.budget())

@@ -300,7 +300,7 @@ def _alike_after_the_base(product: _Product, allowing: str, refusing: str, kinds
     question has no answer."""
     budget = Budget(DEFAULT_RLIMIT, time.monotonic() + timeout)
     e, other = product.enc[allowing], product.enc[refusing]
-    kept = [invariant(side, list(lemmas()), seed, side.rule_values(), budget) for side in (e, other)]
+    kept = [invariant(side, list(lemmas(side.ruleset)), seed, side.rule_values(), budget) for side in (e, other)]
     if None in kept:
         return set()
     steps = lambda t, kind: And(And(e.trans(t)), Not(And(other.trans(t))), e.step(t).kind == e.codes.kind[kind])  # noqa: E731

@@ -252,7 +252,7 @@ class _Sweep:
         pending = [key for key, g in rest.items() if not found[key].violated and not found[key].unknown and g.bound > base]
         unseen = [key for key in pending if key not in walks]
         facts = self.system.rule_values()
-        kept = invariant(self.system, list(lemmas()), self.seed, facts, budget)
+        kept = invariant(self.system, list(lemmas(self.ruleset)), self.seed, facts, budget)
         if kept is not None:
             self.proofs = proved_with(self.system, [key for key in unseen if isinstance(key, Property)], kept, self.seed, facts, budget)
             others = {key: goals[key].at for key in unseen if not isinstance(key, Property)}

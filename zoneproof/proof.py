@@ -19,7 +19,9 @@ from dataclasses import dataclass, replace
 import z3
 
 from .encode.system import TransitionSystem
+from .model import Zone
 from .properties import COMPARISONS, Apply, BinOp, IntLit, Property, PropertyKind, parse_properties
+from .ruleset import RuleSet
 from .search import Budget, inductive, violated_at
 from .solver import Answer, isolated
 from .terms import Not, Or
@@ -30,9 +32,12 @@ GROWING = ("gen", "mulligans")
 # The lemma that bounds a growing field, where there is one.
 BOUNDED_BY = {"mulligans": "mulligans-bounded"}
 
+# Stands for the zones of the rule set's game, and outside the game and nowhere, in a lemma's body.
+RULE_SET_ZONES = "RULE_SET_ZONES"
+
 # The candidate lemmas: (id, the rule it rests on, body of an `always` property).
 LEMMAS = (
-    ("valid-zone", "400.1", "forall c: object. zone(c) in {library, hand, graveyard, battlefield, stack, exile, command, outside, nowhere}"),
+    ("valid-zone", "400.1", f"forall c: object. zone(c) in {RULE_SET_ZONES}"),
     ("valid-whose", "400.1", "forall c: object. exists p: player. whose(c) == p"),
     ("valid-controller", "400.1", "forall c: object. exists p: player. controller(c) == p"),
     ("cards-exist", "400.11", "forall c: card. zone(c) != nowhere"),
@@ -82,14 +87,15 @@ PREGAME_LEMMAS = (
 
 
 
-def lemma_text(pregame: bool = False) -> str:
-    return "".join(f'property {i} {{\n  cites {c}\n  means "a structural lemma"\n  always {body}\n}}\n\n'
+def lemma_text(zones: tuple[Zone, ...], pregame: bool = False) -> str:
+    in_game = "{" + ", ".join(z.value for z in (*zones, Zone.OUTSIDE, Zone.NOWHERE)) + "}"
+    return "".join(f'property {i} {{\n  cites {c}\n  means "a structural lemma"\n  always {body.replace(RULE_SET_ZONES, in_game)}\n}}\n\n'
                    for i, c, body in (*LEMMAS, *(PREGAME_LEMMAS if pregame else ())))
 
 
-def lemmas(pregame: bool = False) -> tuple[Property, ...]:
-    """The candidate lemmas: LEMMAS, and PREGAME_LEMMAS for the pregame's actions alone."""
-    return parse_properties(lemma_text(pregame), LEMMA_FILE)
+def lemmas(ruleset: RuleSet, pregame: bool = False) -> tuple[Property, ...]:
+    """The candidate lemmas of a rule set: LEMMAS, and PREGAME_LEMMAS for the pregame's actions alone."""
+    return parse_properties(lemma_text(tuple(z.zone for z in ruleset.zones), pregame), LEMMA_FILE)
 
 
 @dataclass(frozen=True)
