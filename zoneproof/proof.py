@@ -52,6 +52,7 @@ LEMMAS = (
     ("whose-shared", "400.3", "forall c: object. not (zone(c) in {library, hand, graveyard}) -> whose(c) == owner(c)"),
     ("identities-nonnegative", "400.7", "forall c: object. gen(c) >= 0"),
     ("tokens-never-outside", "111.7", "forall t: token. zone(t) != outside"),
+    ("commanders-never-outside", "903.6", "forall c: card. is_commander(c) -> zone(c) != outside"),
     ("tokens-off-stack", "111.7", "forall t: token. zone(t) != stack"),
     ("tokens-after-start", "103.6", "forall t: token, p: player. zone(t) != nowhere -> started(p)"),
     ("tokens-unborn", "111.7", "forall t: token. gen(t) == 0 -> zone(t) == nowhere"),
