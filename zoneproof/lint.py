@@ -260,7 +260,7 @@ class _Sweep:
         deeper = {key: goals[key] for key in pending if key not in self.proofs and key not in self.unreachable}
         settled = self._in_pregame(deeper, budget, base + 1)
         deeper = {key: goal for key, goal in deeper.items() if key not in settled}
-        return found | settled | Deepening(self.system, self.seed, facts).earliest(deeper, budget, start=base + 1)
+        return found | settled | self.deepening.earliest(deeper, budget, start=base + 1)
 
     def _in_pregame(self, goals: dict, budget: Budget, start: int) -> dict:
         """What the runs of the pregame's actions alone (`slicing.pregame_system`) settle: a probe

@@ -114,9 +114,9 @@ def found_witnesses(ruleset: RuleSet, scope: Scope, props: list[Property], rules
         if stale >= STALE_RUNS or (len(violated) == len(props) and len(changed) == len(rules)):
             break
     for rule_id in [r for r in rules if r not in changed]:
-        for _ in range(RELAXED_RUNS):
+        for attempt in range(RELAXED_RUNS):
             world = space.concrete_world(_drawn_types(space, rng))
-            found = _relaxed_run(space, world, without(world, rule_id), rng, length)
+            found = _relaxed_run(space, world, without(world, rule_id), rng, length, attempt % 2 == 1)
             if found is not None:
                 changed[rule_id] = (world, found)
                 break
@@ -195,10 +195,12 @@ def _walk(space: StateSpace, world: World, rng: random.Random, length: int, preg
             return
 
 
-def _relaxed_run(space: StateSpace, world: World, relaxed: World, rng: random.Random, length: int) -> list[Action] | None:
+def _relaxed_run(space: StateSpace, world: World, relaxed: World, rng: random.Random, length: int,
+                 pregame_first: bool) -> list[Action] | None:
     """A random run of `relaxed` (the rule set without a rule) up to its first step that has another
     outcome with the rule, or None when it has none within `length` steps: the steps before it
-    are the same with the rule, so the run's actions are a witness that the rule decides a step."""
+    are the same with the rule, so the run's actions are a witness that the rule decides a step.
+    With `pregame_first`, it takes the pregame's actions while it can (as `_walk`)."""
     found: list = []
 
     def on_step(steps: list[Step]) -> bool:
@@ -208,7 +210,7 @@ def _relaxed_run(space: StateSpace, world: World, relaxed: World, rng: random.Ra
         found.extend(_actions(steps))
         return False
 
-    _walk(space, relaxed, rng, length, False, lambda steps, by_kind: None, on_step)
+    _walk(space, relaxed, rng, length, pregame_first, lambda steps, by_kind: None, on_step)
     return found or None
 
 
