@@ -57,6 +57,7 @@ class ActionFinding:
     detail: str
     witness: Trace | None = None
     known: str = ""  # DEAD: why the rule set file expects it (`[[dead]]`)
+    stale: str = ""  # LIVE: why the rule set file says it is dead (`[[dead]]`), which it is not
 
 
 @dataclass(frozen=True)
@@ -65,6 +66,7 @@ class RuleFinding:
     status: Status  # LIVE, DEAD, DOCUMENTED, UNKNOWN or ERROR
     detail: str
     known: str = ""  # DEAD: why the rule set file expects it (`[[dead]]`)
+    stale: str = ""  # LIVE: why the rule set file says it is dead (`[[dead]]`), which it is not
     game: str = ""  # LIVE: the larger game a run showed it live in (`larger_games`); "" within the scope
 
 
@@ -84,6 +86,7 @@ class PropertyFinding:
     triggers: tuple[Trigger, ...]  # one per implication; a trigger that never fires is noted
     detail: str = ""
     known: str = ""  # VACUOUS: why the rule set file expects it (`[[expect]]` verdict "vacuous")
+    stale: str = ""  # TRIGGERED or UNCONDITIONAL: why the rule set file expects it vacuous, which it is not
 
     @property
     def fired(self) -> Trigger | None:
@@ -120,13 +123,19 @@ class LintReport:
     def findings(self) -> tuple:
         return (*self.actions, *self.rules, *self.properties)
 
+    def named_findings(self) -> list[tuple[str, str, ActionFinding | RuleFinding | PropertyFinding]]:
+        """(kind, name, finding) for every finding: "action", "rule" or "property", and its name."""
+        return ([("action", f.action.value, f) for f in self.actions] + [("rule", f.rule, f) for f in self.rules]
+                + [("property", f.prop.id, f) for f in self.properties])
+
     def count(self, status: Status) -> int:
         return sum(f.status is status for f in self.findings)
 
     @property
     def problems(self) -> int:
-        """Dead actions and rules and vacuous properties that the file does not expect, and conflicts."""
-        return sum(f.status in (Status.DEAD, Status.VACUOUS) and not f.known for f in self.findings) + len(self.conflicts)
+        """Dead actions and rules and vacuous properties that the file does not expect, declarations
+        of the file that they are that the findings contradict (`stale`), and conflicts."""
+        return sum((f.status in (Status.DEAD, Status.VACUOUS) and not f.known) or bool(f.stale) for f in self.findings) + len(self.conflicts)
 
     @property
     def vacuous(self) -> tuple[str, ...]:
@@ -182,12 +191,24 @@ def _lint(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int, budg
     searches = (start, event)
     return LintReport(
         ruleset, scope,
-        tuple(replace(f, known=ruleset.dead_reason("action", f.action.value)) if f.status is Status.DEAD else f for f in actions),
-        tuple(replace(f, known=ruleset.dead_reason("rule", f.rule)) if f.status is Status.DEAD else f for f in rules),
-        tuple(replace(f, known=_vacuity_expected(ruleset, f.prop.id)) if f.status is Status.VACUOUS else f for f in properties),
+        tuple(_against_declaration(f, ruleset.dead_reason("action", f.action.value), Status.DEAD) for f in actions),
+        tuple(_against_declaration(f, ruleset.dead_reason("rule", f.rule), Status.DEAD) for f in rules),
+        tuple(_against_declaration(f, _vacuity_expected(ruleset, f.prop.id), Status.VACUOUS) for f in properties),
         tuple(s.conflict for s in searches if s.conflict is not None), time.monotonic() - started,
         tuple(s.unanswered for s in searches if s.unanswered), tuple(s.checker_bug for s in searches if s.checker_bug),
     )
+
+
+def _against_declaration(finding, declared: str, silent: Status):
+    """The finding with the rule set's declaration that it is `silent` (dead or vacuous), if any:
+    as `known` where it is, as `stale` where it is live or fires (a problem: the declaration is wrong)."""
+    if not declared:
+        return finding
+    if finding.status is silent:
+        return replace(finding, known=declared)
+    if finding.status in (Status.LIVE, Status.TRIGGERED, Status.UNCONDITIONAL):
+        return replace(finding, stale=declared)
+    return finding
 
 
 def _vacuity_expected(ruleset: RuleSet, property_id: str) -> str:

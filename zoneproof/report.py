@@ -420,6 +420,11 @@ def format_lint(report, written: dict) -> list[str]:
                     lines.append(f"    note      {f.prop.id}: trigger {number} of {len(f.triggers)} is {t.status.value} {where}: {t.text}")
         if ("witness", f.prop.id) in written:
             lines.append(f"    witness   {f.prop.id}: fires at step {f.fired.step}, trace written to {written[('witness', f.prop.id)]}")
+    for kind, name, f in report.named_findings():
+        if f.stale:
+            declared = "vacuous" if kind == "property" else "dead"
+            lines.append(f"    stale     {name}: the rule set declares it {declared} ({f.stale}), but it is {f.status.value}"
+                         + (f": {f.detail}" if f.detail else ""))
     for gap in report.ruleset.gaps:
         lines.append(f"    gap       {gap.name}: left out of the search for conflicts (known: {gap.reason})")
     if not report.conflicts:

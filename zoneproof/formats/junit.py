@@ -65,10 +65,7 @@ def check_case(r: CheckResult, trace) -> TestCase:
 def lint_cases(report, written: dict) -> list[TestCase]:
     label = report.ruleset.label
     cases = []
-    named = [(f"lint: action {f.action.value}", f) for f in report.actions]
-    named += [(f"lint: rule {f.rule}", f) for f in report.rules]
-    named += [(f"lint: property {f.prop.id}", f) for f in report.properties]
-    for name, f in named:
+    for name, f in [(f"lint: {kind} {name}", f) for kind, name, f in report.named_findings()]:
         text = f"{f.status.value}: {f.detail}" + (f" (known: {f.known})" if f.known else "")
         case = _case(name, label, out=[text])
         if f.status is Status.ERROR:
@@ -77,6 +74,8 @@ def lint_cases(report, written: dict) -> list[TestCase]:
             _fail(case, f"unknown: {f.detail}", [text], "unknown", error=True)
         elif f.status in (Status.DEAD, Status.VACUOUS) and not f.known:
             _fail(case, text, [text], f.status.value)
+        elif f.stale:
+            _fail(case, f"stale declaration: {text} (declared: {f.stale})", [text], "stale")
         cases.append(case)
     for index, c in enumerate(report.conflicts):
         text = f"rules {', '.join(c.rules) or '(none)'} leave no outcome for {c.event}"

@@ -91,13 +91,14 @@ def lint_record(report, written: dict) -> dict:
         "scope": scope_record(report.scope),
         "seconds": round(report.seconds, 3),
         "problems": report.problems,
-        "actions": [{"action": f.action.value, "status": f.status.value, "step": f.step, "detail": f.detail, "known": f.known or None} for f in report.actions],
-        "rules": [{"rule": f.rule, "status": f.status.value, "detail": f.detail, "known": f.known or None} for f in report.rules],
+        "actions": [{"action": f.action.value, "status": f.status.value, "step": f.step, "detail": f.detail, "known": f.known or None, "stale": f.stale or None} for f in report.actions],
+        "rules": [{"rule": f.rule, "status": f.status.value, "detail": f.detail, "known": f.known or None, "stale": f.stale or None} for f in report.rules],
         "properties": [
             {
                 "property": f.prop.id,
                 "status": f.status.value,
                 "known": f.known or None,
+                "stale": f.stale or None,
                 "detail": f.detail or None,
                 "triggers": [{"condition": t.text, "status": t.status.value, "step": t.step} for t in f.triggers],
                 "witness": path(("witness", f.prop.id)),

@@ -26,6 +26,7 @@ RULES = {
     "lint/dead-action": "An action of the rule set is never enabled in a state reachable within the scope.",
     "lint/dead-rule": "Removing the rule changes no reachable step and no player's view within the scope.",
     "lint/vacuous-property": "No trigger of the property fires within the scope, so it holds vacuously.",
+    "lint/stale-declaration": "The rule set declares an action or rule dead, or a property vacuous, and lint finds it live or firing.",
     "lint/conflict": "The rules leave an action that applies to its target with no legal outcome, or make the start of the game impossible.",
     "coverage/unguarded-rule": "No property notices the rule's removal within the scope.",
     "coverage/not-applicable": "The property does not hold with every rule in force, so it says nothing about the removal of any rule.",
@@ -147,6 +148,8 @@ def _lint(log: _Log, report) -> None:
         elif f.status in (Status.DEAD, Status.VACUOUS):
             log.add(rule_id, f"{ruleset.label}: {what} is {f.status.value}: {f.detail}", locations, True,
                     "note" if f.known else "error", suppressed=f.known)
+        elif f.stale:
+            log.add("lint/stale-declaration", f"{ruleset.label}: {what} is {f.status.value}, but the rule set declares otherwise: {f.stale}", locations, True)
     for c in report.conflicts:
         locations = rule_locations(ruleset, c.rules) or [_location(ruleset_file(ruleset))]
         log.add("lint/conflict", f"{ruleset.label}: rules {', '.join(c.rules) or '(none)'} leave no outcome for {c.event}", locations, True)
