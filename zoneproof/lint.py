@@ -25,7 +25,7 @@ from .encode.variables import Codes
 from .errors import CheckerBug, Interrupted
 from .evaluate import int_reach
 from .interpreter import World, outcome_or_refusal, sees
-from .model import PLAYER_NAMES, Action, ActionKind, Behaviour, GameState, Scope, slots_for
+from .model import PLAYER_NAMES, PREGAME_ACTIONS, Action, ActionKind, Behaviour, GameState, Scope, slots_for
 from .properties import BinOp, Expr, Property, PropertyKind, Quant, expr_text, parse_properties
 from .replay import execute
 from .report import changes, describe_action
@@ -512,13 +512,22 @@ def _live_in_larger_games(ruleset: RuleSet, scope: Scope, seed: int, findings: t
             break
         _, changed = found_witnesses(ruleset, larger, [], dead, RUNS, RUN_LENGTH * larger.depth, seed)
         for rule_id, witness in changed.items():
-            if witness.depth >= larger.depth:  # the step it decides is past the depth bound
+            if _past_the_bound(witness, scope, larger):
                 continue
             trace, k = witness.trace, witness.depth
             world = World.of(ruleset, trace.slots, trace.card_types, larger)
             found = _rule_matters(world, trace.steps[k - 1].state if k else trace.initial, trace.steps[k].action, k, rule_id)
             live[rule_id] = replace(found, detail=f"{game}: {found.detail}", game=game)
     return tuple(live.get(f.rule, f) for f in findings)
+
+
+def _past_the_bound(witness, scope: Scope, larger: Scope) -> bool:
+    """Whether the step a larger game's run shows a rule deciding lies past the scope's depth bound
+    once the pregame steps of the players more (up to PREGAME_STEPS_PER_PLAYER each, those the run
+    takes) are left out: a rule that needs more steps is not made live by a larger game."""
+    extra = PREGAME_STEPS_PER_PLAYER * (larger.players - scope.players)
+    pregame = sum(step.action.kind in PREGAME_ACTIONS for step in witness.trace.steps[:witness.depth + 1])
+    return witness.depth - min(pregame, extra) >= scope.depth
 
 
 def _completed(outcome: Outcome) -> str:
