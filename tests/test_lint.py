@@ -8,6 +8,7 @@ from conftest import EXAMPLE_REPO, json_records, long, normalise
 MODEL = Path(__file__).resolve().parent.parent / "model" / "mtg-current.toml"
 SMALL = ("--depth", "2", "-p", "owner-zones")
 HOUSE = EXAMPLE_REPO / "model" / "house.toml"  # its house rule breaks owner-zones
+LEAGUE = EXAMPLE_REPO / "model" / "league.toml"
 
 
 def current_text(name: str) -> str:
@@ -168,3 +169,10 @@ def test_a_declaration_that_the_findings_contradict_is_a_stale_problem(run, tmp_
     _, out, _ = run("lint", "stale.toml", "--depth", "3", "-p", "owner-zones", "-p", "commander-return")
     assert "    stale     draw: the rule set declares it dead (nobody draws), but it is live" in out
     assert "    stale     owner-zones: the rule set declares it vacuous (nothing moves), but it is triggered" in out
+
+
+def test_coverage_shows_a_property_proved_without_a_rule_as_still_holding(run):
+    code, out, _ = run("coverage", str(LEAGUE), "-p", "owner-zones", "--cards", "1", "--sideboard", "0", "--depth", "3", "--jobs", "1")
+    rows = dict(line.split() for line in out.splitlines() if line.startswith("  4") and len(line.split()) == 2)
+    assert rows == {"400.3": "2", "400.7": ".", "404.1": "."}
+    assert "    400.7    no property notices its removal: each is proved at every depth without it" in out

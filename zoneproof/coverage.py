@@ -101,6 +101,8 @@ def _matrix(ruleset: RuleSet, scope: Scope, baseline: list[CheckResult], removal
                 reason = f"dead in this scope: {dead}"
             elif unguarded:
                 reason = f"declared unguarded: {unguarded}"
+            elif applicable and all(r.verdict is Verdict.PROVED for _, r in applicable):
+                reason = "no property notices its removal: each is proved at every depth without it"
             else:
                 reason = f"no property notices its removal within {scope.depth} steps"
         rows.append(CoverageRow(rule.id, results, reason, guarded_by))

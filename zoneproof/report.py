@@ -452,7 +452,7 @@ def format_lint(report, written: dict) -> list[str]:
 
 
 def _cell(r: CheckResult) -> str:
-    return {"violated": str(r.depth), "holds": ".", "unknown": "?", "error": "!"}.get(r.verdict.value, "?")
+    return {"violated": str(r.depth), "holds": ".", "proved": ".", "unknown": "?", "error": "!"}.get(r.verdict.value, "?")
 
 
 def not_applicable_warning(r: CheckResult) -> str:
@@ -462,7 +462,7 @@ def not_applicable_warning(r: CheckResult) -> str:
 
 def format_coverage(result, props: list[Property]) -> list[str]:
     """The rule × property matrix: the depth of the counterexample when the rule is removed, `.` when
-    the property still holds, `?` unknown, `!` a checker bug, `-` not checked, `na` a property that
+    the property still holds (to the depth bound, or proved), `?` unknown, `!` a checker bug, `-` not checked, `na` a property that
     does not hold with every rule in force; then the unguarded rules."""
     rows, failing = result.rows, {r.prop.id for r in result.not_applicable}
     lines = [f"coverage {result.ruleset.label}: {_scope_text(result.scope)}", "  properties:"]
