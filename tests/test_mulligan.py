@@ -265,7 +265,7 @@ def without_pregame(name: str) -> str:
     text = (REPO / "model" / "mtg-current.toml").read_text().replace('name = "mtg-current"', f'name = "{name}"')
     text = re.sub(r'\[\[action\]\]\nname = "(draw_hand|mulligan|bottom|keep|opening_hand_action)"\n(?:.+\n)*\n', "", text)
     text = re.sub(r'\[\[dead\]\]\naction = "opening_hand_action"\n(?:.+\n)*\n', "", text)
-    return re.sub(r'\[\[(rule|dead)\]\]\n(id|rule) = "103\.[56][^"]*"\n(?:.+\n)*(?:\n|$)', "", text)
+    return re.sub(r'\[\[(rule|dead|unguarded)\]\]\n(id|rule) = "103\.[56][^"]*"\n(?:.+\n)*(?:\n|$)', "", text)
 
 
 def test_a_rule_set_without_a_mulligan_rule_keeps_its_trace_format(run, tmp_path):
