@@ -327,6 +327,11 @@ def format_diff_properties(result, paths: dict) -> list[str]:
     return lines
 
 
+def shortest_note(d) -> str:
+    """What a behaviour difference says when it is not known to be a shortest run, else ""."""
+    return f" (not known to be the shortest: {d.shortest})" if d.shortest else ""
+
+
 def format_diff_behaviours(result, paths: dict) -> list[str]:
     lines = []
     if not result.behaviours:
@@ -340,7 +345,7 @@ def format_diff_behaviours(result, paths: dict) -> list[str]:
         lines.append(
             f"  {d.kind.value}: allowed by {result.name(d.allowing)}, not by {result.name(d.refusing)} ({k} step{'s' * (k != 1)})"
             + (f", written to {written[0]} and {written[1]}" if written else "")
-            + (f" (not known to be the shortest: {d.shortest})" if d.shortest else "")
+            + shortest_note(d)
         )
         slots = slots_for(d.scope)
         body = format_steps(slots, d.card_types, d.scope.players, d.initial, d.steps)

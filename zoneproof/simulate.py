@@ -104,15 +104,11 @@ def found_witnesses(ruleset: RuleSet, scope: Scope, props: list[Property], rules
                     changed[rule_id], new = (world, _actions(steps)), new + 1
         return new
 
-    stale = 0
-    for run in range(runs):
-        world = space.concrete_world(_drawn_types(space, rng))
-        known = len(violated) + len(changed)
+    def run_one(world: World, pregame_first: bool) -> None:
         step_goals(world, [])
-        _walk(space, world, rng, length, run % 2 == 1, partial(state_goals, world), lambda steps: step_goals(world, steps) >= 0)
-        stale = 0 if len(violated) + len(changed) > known else stale + 1
-        if stale >= STALE_RUNS or (len(violated) == len(props) and len(changed) == len(rules)):
-            break
+        _walk(space, world, rng, length, pregame_first, partial(state_goals, world), lambda steps: step_goals(world, steps) >= 0)
+
+    _runs(space, rng, runs, run_one, lambda: len(violated) + len(changed), len(props) + len(rules))
     for rule_id in [r for r in rules if r not in changed]:
         for attempt in range(RELAXED_RUNS):
             world = space.concrete_world(_drawn_types(space, rng))
@@ -158,17 +154,26 @@ def differing_runs(allowing: RuleSet, refusing: RuleSet, scope: Scope, kinds: li
             found.setdefault(steps[-1].action.kind, (world, _actions(steps)))
         return False
 
-    stale = 0
-    for run in range(runs):
-        world = space.concrete_world(_drawn_types(space, rng))
+    def run_one(world: World, pregame_first: bool) -> None:
         other = replace(world, ruleset=refusing)
-        known = len(found)
-        _walk(space, world, rng, length, run % 2 == 1, partial(on_state, world, other), partial(on_step, world, other))
-        stale = 0 if len(found) > known else stale + 1
-        if stale >= STALE_RUNS or len(found) == len(kinds):
-            break
+        _walk(space, world, rng, length, pregame_first, partial(on_state, world, other), partial(on_step, world, other))
+
+    _runs(space, rng, runs, run_one, lambda: len(found), len(kinds))
     return {kind: _shrunk(space, world, kind.value, actions, partial(_differs_last, kind, refusing, space), seed)
             for kind, (world, actions) in found.items()}
+
+
+def _runs(space: StateSpace, rng: random.Random, runs: int, run_one, found, wanted: int) -> None:
+    """Up to `runs` runs, each `run_one(world, pregame_first)` in a world of card types drawn at
+    random, every other one pregame-first; they stop once `found()` reaches `wanted`, or when
+    STALE_RUNS in a row add nothing to it."""
+    stale = 0
+    for run in range(runs):
+        known = found()
+        run_one(space.concrete_world(_drawn_types(space, rng)), run % 2 == 1)
+        stale = 0 if found() > known else stale + 1
+        if stale >= STALE_RUNS or found() == wanted:
+            return
 
 
 def _walk(space: StateSpace, world: World, rng: random.Random, length: int, pregame_first: bool, on_state, on_step) -> None:

@@ -16,7 +16,7 @@ from ..check import CheckResult, Verdict
 from ..errors import ExitCode
 from ..lint import Status
 from ..properties import Property, stock_file, stock_properties
-from ..report import changes, cites_outside, describe_action, expectation_note, not_applicable_warning, padding_labels, violation_line
+from ..report import changes, cites_outside, describe_action, expectation_note, not_applicable_warning, padding_labels, shortest_note, violation_line
 from ..ruleset import RuleSet, builtin_file
 
 SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -167,8 +167,7 @@ def _diff(log: _Log, result) -> None:
         log.add("diff/verdict-flip", f"{f.prop.id} is violated under {result.name(r.ruleset)} only", locations, True, flows=[code_flow(r)])
     for d in result.behaviours:
         locations = action_location(d.allowing, d.kind) + action_location(d.refusing, d.kind)
-        shortest = f" (not known to be the shortest: {d.shortest})" if d.shortest else ""
-        log.add("diff/behaviour-difference", f"{d.kind.value}: allowed by {result.name(d.allowing)}, not by {result.name(d.refusing)}: {d.refused}{shortest}",
+        log.add("diff/behaviour-difference", f"{d.kind.value}: allowed by {result.name(d.allowing)}, not by {result.name(d.refusing)}: {d.refused}{shortest_note(d)}",
                 locations or [_location(ruleset_file(d.allowing))], True)
     for p in result.problems:
         log.undecided(f"diff {result.name(result.a)} vs {result.name(result.b)}", p.what, [_location(ruleset_file(result.a))], p.checker_bug)
