@@ -16,8 +16,12 @@ Measures, on this machine:
      side, for its two properties at --players 2, 2 to 4 cards, depth 4 to 12: zoneproof's wall
      seconds (the process's, Python's start included) against SPIN's search and, in a column of its
      own, SPIN's compilation, with their ratios and the speed target of each cell. Needs `spin` and
-     `gcc` on PATH; without them it says so and is skipped.
-Runs 2 to 4 check one property without the lint report (`--no-lint`): the figure is that check's
+     `gcc` on PATH; without them it says so and is skipped;
+  6. each proof alone (--proofs): every stock property that a built-in rule set expects to hold,
+     checked alone at --players 2 --cards 4 (the default depth), and its certificate checked by
+     `zoneproof certify`: the check's seconds as it reports them (the lemmas' invariant, the base
+     case and the induction step), the certificate's, and their sum against the target of 10 s.
+Runs 2 to 4 and 6 check one property without the lint report (`--no-lint`): the figure is that check's
 own seconds, as each reports them. The explicit search has a budget of states (`--max-states`);
 where it runs out, its figure is a lower bound, printed as "> N s", and a deeper search with the
 same budget is the same search (it stops at the same state), so it is not run again.
@@ -41,6 +45,8 @@ from pathlib import Path
 
 import zoneproof
 from zoneproof.explicit import MAX_STATES
+from zoneproof.properties import stock_properties
+from zoneproof.ruleset import builtin_names, load_ruleset
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import spin_peer  # noqa: E402  (beside this file)
@@ -215,10 +221,19 @@ def main() -> None:
     parser.add_argument("--spin-timeout", type=float, default=120.0, help="zoneproof --timeout for the SPIN runs (default 120)")
     parser.add_argument("--spin-search-timeout", type=float, default=120.0,
                         help="seconds after which SPIN's search is stopped (default 120)")
+    parser.add_argument("--proofs", action="store_true", help="run the proofs section (6.): each proof alone and its certificate")
+    parser.add_argument("--only-proofs", action="store_true", help="run only the proofs section (6.)")
+    parser.add_argument("--proof-rulesets", default="", help="built-in rule sets of the proofs section (default: all of them)")
+    parser.add_argument("--proof-cards", type=int, default=4, help="cards per player of the proofs section (default 4)")
     parser.add_argument("--max-states", type=int, default=MAX_STATES, help=f"the explicit search's budget of states (default {MAX_STATES})")
     options = parser.parse_args()
-    if options.only_spin:
+    if options.only_spin or options.only_proofs:
         options.skip_default = options.skip_large = options.skip_oracle = options.skip_peer = True
+        options.skip_spin = options.only_proofs
+        options.proofs = options.proofs or options.only_proofs
+    proof_rulesets = [r for r in options.proof_rulesets.split(",") if r] or builtin_names()
+    if unknown_rulesets := set(proof_rulesets) - set(builtin_names()):
+        parser.error(f"--proof-rulesets: no built-in rule set {', '.join(sorted(unknown_rulesets))}; choose from {', '.join(builtin_names())}")
     unknown_properties = set(options.spin_properties.split(",")) - set(spin_peer.PROPERTY_NUMBER)
     if unknown_properties:
         parser.error(f"--spin-properties: no property {', '.join(sorted(unknown_properties))} in the core model;"
@@ -325,8 +340,55 @@ def main() -> None:
     if not options.skip_spin:
         spin_section(options, workdir, peaks)
 
+    if options.proofs:
+        proofs_section(proof_rulesets, options.proof_cards, options.repeat, workdir, peaks)
+
     if peaks:
-        print(f"\n6. peak memory of any process (zoneproof or the explicit search): {max(peaks):.0f} MiB")
+        print(f"\n7. peak memory of any process (zoneproof, the explicit search or certify): {max(peaks):.0f} MiB")
+
+
+# The target of each proof, its certificate's check included.
+PROOF_TARGET_SECONDS = 10.0
+
+
+def expected_to_hold(ruleset_name: str) -> list[str]:
+    """The stock properties the rule set file expects to hold (or to be vacuous: proved too)."""
+    ruleset = load_ruleset(ruleset_name)
+    return [p.id for p in stock_properties() if (e := ruleset.expected(p.id)) is not None and e.verdict != "violated"]
+
+
+def proofs_section(rulesets: list[str], cards: int, repeat: int, workdir: str, peaks: list[float]) -> None:
+    """Each proof alone, in a process of its own, then its certificate by `zoneproof certify`."""
+    print(f"\n6. each proof alone: every stock property a rule set expects to hold, --players 2 --cards {cards}"
+          f" --no-lint, then `zoneproof certify` of its certificate (seconds each reports; target {PROOF_TARGET_SECONDS:g} s together)")
+    print(f"   {'rule set':<26}{'property':<28}{'verdict':<9}{'check':>8}{'certify':>9}{'total':>8}  target")
+    totals, missed = [], []
+    for ruleset in rulesets:
+        for prop in expected_to_hold(ruleset):
+            out = Path(workdir) / "proofs"
+            args = ["check", ruleset, "-p", prop, "--players", "2", "--cards", str(cards), "--no-lint", "--format", "json", "--out", str(out)]
+            runs = [run(args, workdir) for _ in range(repeat)]
+            peaks.extend(r[1] for r in runs)
+            results = [check_record(r[2]) for r in runs]
+            seconds = statistics.median(r["seconds"] for r in results)
+            certificate = results[-1]["certificate"]
+            certified = "-"
+            if certificate:
+                checks = [run(["certify", certificate, ruleset], workdir) for _ in range(repeat)]
+                peaks.extend(r[1] for r in checks)
+                verdicts = [json.loads(r[2]) if r[2].lstrip().startswith("{") else None for r in checks]
+                certified = statistics.median(r[0] for r in checks)
+            total = seconds + (certified if certificate else 0.0)
+            met = results[-1]["verdict"] == "proved" and total <= PROOF_TARGET_SECONDS
+            totals.append(total)
+            if not met:
+                missed.append(f"{ruleset} {prop}")
+            shown = f"{certified:>9.2f}" if certificate else f"{'-':>9}"
+            print(f"   {ruleset:<26}{prop:<28}{results[-1]['verdict']:<9}{seconds:>8.2f}{shown}{total:>8.2f}  {'met' if met else 'missed'}", flush=True)
+    if totals:
+        print(f"   {len(totals)} proofs: median {statistics.median(totals):.2f} s, longest {max(totals):.2f} s;"
+              f" {len(totals) - len(missed)} of {len(totals)} proved within {PROOF_TARGET_SECONDS:g} s"
+              + (f"; not: {', '.join(missed)}" if missed else ""))
 
 
 if __name__ == "__main__":

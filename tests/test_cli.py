@@ -60,6 +60,11 @@ def test_a_property_proved_says_so_and_its_certificate_checks(run):
     forged.write_text(text[:text.rindex("whose(c) == owner(c)")] + "whose(c) != owner(c)" + text[text.rindex("whose(c) == owner(c)") + 20:])
     code, out, _ = run("certify", str(forged), "mtg-current")
     assert code == 1 and "fails: owner-zones holds in the first three states" in out
+    # a lemma that holds in the first two states (nothing is cast before step 2) but that a step breaks
+    lemma = 'property stack-empty {\n  cites 405.1\n  means "not inductive"\n  always forall c: object. zone(c) != stack\n}\n\n'
+    forged.write_text(text.replace("property owner-zones", lemma + "property owner-zones"))
+    code, out, _ = run("certify", str(forged), "mtg-current")
+    assert code == 1 and "fails: stack-empty is kept by every step" in out
     forged.write_text("property x {\n")
     code, _, err = run("certify", str(forged), "mtg-current")
     assert code == 2 and err.count("\n") == 1 and "forged.proof.zp:1: error: not a certificate" in err

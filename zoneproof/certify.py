@@ -129,8 +129,7 @@ def verify(certificate: Certificate, ruleset: RuleSet, seed: int = 0, rlimit: in
     budget = Budget(rlimit, time.monotonic() + timeout)
     failed, unknown = [], []
     todo = obligations(system, system.rule_values(), list(c.lemmas), c.prop)
-    for o in todo:
-        answer = discharged(system, o, seed, budget)
+    for o, answer in zip(todo, discharged(todo, seed, budget)):
         if answer is Answer.SAT:
             failed.append(o.what)
         elif answer is Answer.UNKNOWN:

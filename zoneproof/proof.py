@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 import z3
 
 from .encode.system import TransitionSystem
+from .errors import CheckerBug
 from .model import Zone
 from .properties import COMPARISONS, Apply, BinOp, IntLit, Property, PropertyKind, parse_properties
 from .ruleset import RuleSet
@@ -148,17 +149,18 @@ class Obligation:
 
 def obligations(system: TransitionSystem, facts: list, invariant: list[Property], prop: Property) -> list[Obligation]:
     """What makes `invariant` (state lemmas) and `prop` hold at every depth. The lemmas hold in
-    the first two states and every step from a state where they hold keeps them; an always
+    the first two states and every step from a state where they hold keeps them (each asked of no
+    more steps than it speaks of: a step after it would hide a state that has none); an always
     property holds in the first three states and is kept by every step after two states where it
     and the lemmas hold (the shape of `search.inductive`); a step property holds on the first two steps, and on every step after one on
     which it held from a state where the lemmas hold. Step 1 stands for every later step: each is
     step 1 with its variables renamed."""
     fails = lambda p, k: violated_at(system, p, k)  # noqa: E731
-    start = [*system.init(), *facts, *system.steps(0, 2)]
-    later = [*facts, *system.types(), *system.steps(1, 3), *[Not(fails(p, 1)) for p in invariant]]
-    found = [Obligation(f"{p.id} holds in the first two states", start, Or(fails(p, 0), fails(p, 1))) for p in invariant]
-    found += [Obligation(f"{p.id} is kept by every step", later, fails(p, 2)) for p in invariant]
-    later += [Not(fails(p, 2)) for p in invariant]  # proved by the obligations above
+    first, start = [*system.init(), *facts, *system.trans(0)], [*system.init(), *facts, *system.steps(0, 2)]
+    one_step = [*facts, *system.types(), *system.trans(1), *[Not(fails(p, 1)) for p in invariant]]
+    later = [*facts, *system.types(), *system.steps(1, 3), *[Not(fails(p, k)) for p in invariant for k in (1, 2)]]
+    found = [Obligation(f"{p.id} holds in the first two states", first, Or(fails(p, 0), fails(p, 1))) for p in invariant]
+    found += [Obligation(f"{p.id} is kept by every step", one_step, fails(p, 2)) for p in invariant]
     if prop.kind is PropertyKind.ALWAYS:
         found += [Obligation(f"{prop.id} holds in the first three states", start, Or(fails(prop, 0), fails(prop, 1), fails(prop, 2))),
                   Obligation(f"{prop.id} is kept by every step after two states where it held",
@@ -169,11 +171,45 @@ def obligations(system: TransitionSystem, facts: list, invariant: list[Property]
     return found
 
 
-def discharged(system: TransitionSystem, obligation: Obligation, seed: int, budget: Budget) -> Answer:
-    """UNSAT: the obligation holds; SAT: it fails; UNKNOWN: no answer within the budget."""
+def discharged(obligations: list[Obligation], seed: int, budget: Budget) -> list[Answer]:
+    """For each obligation, UNSAT: it holds; SAT: it fails; UNKNOWN: no answer within the budget.
+    The obligations with the same context are asked together, in a Z3 context of their own: can
+    any of their goals hold? A model sets apart those it satisfies (they fail), and the rest are
+    asked again; where a question of several has no answer, each is asked alone."""
+    groups: dict[int, list[int]] = {}
+    for i, o in enumerate(obligations):
+        groups.setdefault(id(o.context), []).append(i)
+    answers: dict[int, Answer] = {}
+    for members in groups.values():
+        answers |= _discharged_together(obligations, members, seed, budget)
+    return [answers[i] for i in range(len(obligations))]
+
+
+def _discharged_together(obligations: list[Obligation], members: list[int], seed: int, budget: Budget) -> dict[int, Answer]:
     solver, copy = isolated(seed)
-    solver.add([copy(f) for f in [*obligation.context, obligation.goal]])
-    return budget.ask(solver, []).answer
+    solver.add([copy(f) for f in obligations[members[0]].context])
+    goals = {i: copy(obligations[i].goal) for i in members}
+    answers: dict[int, Answer] = {}
+    pending = list(members)
+    while pending:
+        solver.push()
+        solver.add(z3.Or([goals[i] for i in pending]))
+        answer = budget.ask(solver, [])
+        solver.pop()
+        if answer.answer is Answer.UNSAT:
+            return answers | dict.fromkeys(pending, Answer.UNSAT)
+        if answer.answer is Answer.UNKNOWN:
+            if len(pending) == 1:
+                return answers | {pending[0]: Answer.UNKNOWN}
+            for i in pending:
+                answers |= _discharged_together(obligations, [i], seed, budget)
+            return answers
+        failing = [i for i in pending if z3.is_true(answer.model.eval(goals[i], model_completion=True))]
+        if not failing:
+            raise CheckerBug(f"Z3's model of one of {len(pending)} obligations satisfies none of them when evaluated")
+        answers |= dict.fromkeys(failing, Answer.SAT)
+        pending = [i for i in pending if i not in failing]
+    return answers
 
 
 def proved_with(system: TransitionSystem, props: list[Property], kept: list[Property], seed: int, facts: list,
