@@ -111,7 +111,7 @@ def test_a_pregame_property_is_proved_on_the_pregame_alone_and_its_certificate_s
     [result] = check_properties(ruleset, [PROPS["mulligan-hand-size"]], scope, timeout=GUARD)
     assert result.verdict is Verdict.PROVED
     path = tmp_path / "mulligan-hand-size.proof.zp"
-    path.write_text(certificate_text(result.prop, result.certificate, ruleset, scope))
+    path.write_text(certificate_text(result.certificate, ruleset, scope))
     assert "# runs: the pregame's actions alone" in path.read_text()
     assert verify(read_certificate(path), ruleset).valid
 

@@ -1,15 +1,19 @@
 """Proofs at every depth: which readings survive an unbounded run, a planted bug is never proved, and
 every proof agrees with the explicit-state search."""
 
+import os
+
+import pytest
 import z3
 
+from zoneproof.certify import certificate_text, read_certificate, verify
 from zoneproof.check import Verdict, check_properties
 from zoneproof.encode.system import TransitionSystem
 from zoneproof.explicit import check_explicitly
 from zoneproof.model import Scope
 from zoneproof.proof import lemmas, wrap_safe
 from zoneproof.properties import parse_properties, stock_properties
-from zoneproof.ruleset import load_ruleset
+from zoneproof.ruleset import builtin_names, load_ruleset
 
 PROPS = {p.id: p for p in stock_properties()}
 SMALL = Scope(players=2, cards=1, sideboard=0, tokens=1, depth=4)
@@ -76,3 +80,26 @@ def test_every_proof_agrees_with_the_explicit_search_of_every_run_to_the_depth()
     assert {p: found[p] for p in proved} == {p: ("holds", 4) for p in proved}
     others = {r.prop.id: (r.verdict.value, r.depth) for r in symbolic if r.verdict is not Verdict.PROVED}
     assert others == {p: found[p] for p in others}
+
+
+# Every built-in rule set at two cards each under ZONEPROOF_LONG; in CI, one Magic rule set and
+# Berserk at one card each.
+LONG = bool(os.environ.get("ZONEPROOF_LONG"))
+CERTIFIED = builtin_names() if LONG else ["mtg-current", "berserk"]
+
+
+@pytest.mark.parametrize("name", CERTIFIED)
+def test_every_proof_a_check_claims_passes_certify(name, tmp_path):
+    """Each `proved` comes with a certificate; certify checks it in a Z3 context of its own: the
+    lemmas' own obligations (holding at the start, kept by every step), and those of the property
+    and of the properties proved together with it."""
+    ruleset = load_ruleset(name)
+    scope = Scope(players=2, cards=2, sideboard=1, tokens=1, depth=4) if LONG else SMALL
+    proved = [r for r in check_properties(ruleset, list(stock_properties()), scope) if r.verdict is Verdict.PROVED]
+    assert len(proved) >= 10
+    for result in proved:
+        path = tmp_path / f"{result.prop.id}.proof.zp"
+        path.write_text(certificate_text(result.certificate, ruleset, ruleset.scope_for(scope)))
+        verification = verify(read_certificate(path), ruleset)
+        assert verification.valid, (result.prop.id, verification)
+        assert verification.checked == 2 * (len(result.certificate.lemmas) + len(result.certificate.together) + 1)

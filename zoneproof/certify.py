@@ -1,11 +1,13 @@
 """Certificates: the inductive invariant of a proof, as a property file anyone can check again.
 
-A certificate is a property file: the lemmas, then the property proved (last). Its first lines are
+A certificate is a property file: the lemmas, the properties proved together with the property
+(each step of a joint induction assumes them all), then the property proved (last). Its first lines are
 comments that name what it is about:
 
     # zoneproof certificate
     # proves: owner-zones
     # scope: {"players": 2, "cards": 4, ...}
+    # together: stack-lifo, ...  (the properties proved jointly with it, if any)
     # removed: 400.3, 400.4a      (the rules removed from the rule set, if any)
     # runs: the pregame's actions alone (a property only a pregame action can violate)
 
@@ -28,7 +30,7 @@ from .errors import InputError, Location
 from .evaluate import int_reach
 from .model import Scope, slots_for
 from .properties import Property, expr_text, parse_properties
-from .proof import obligations, discharged, wrap_safe
+from .proof import Proof, discharged, obligations, wrap_safe
 from .ruleset import RuleSet
 from .search import Budget
 from .solver import Answer
@@ -43,14 +45,17 @@ def property_text(p: Property) -> str:
             f"  {p.kind.value} {expr_text(p.expr)}\n}}\n")
 
 
-def certificate_text(prop: Property, lemmas: tuple[Property, ...], ruleset: RuleSet, scope: Scope) -> str:
+def certificate_text(proof: Proof, ruleset: RuleSet, scope: Scope) -> str:
+    prop = proof.prop
     lines = [HEADER, f"# proves: {prop.id}", f"# scope: {json.dumps(asdict(scope))}"]
+    if proof.together:
+        lines.append(f"# together: {', '.join(p.id for p in proof.together)}")
     if ruleset.removed:
         lines.append(f"# removed: {', '.join(ruleset.removed)}")
     if pregame_only(ruleset, prop):
         lines.append(f"# runs: {PREGAME_RUNS}")
     lines.append(f"# rule set: {ruleset.name} (sha256 {ruleset.sha256})")
-    return "\n".join(lines) + "\n\n" + "\n".join(property_text(p) for p in (*lemmas, prop))
+    return "\n".join(lines) + "\n\n" + "\n".join(property_text(p) for p in (*proof.lemmas, *proof.together, prop))
 
 
 @dataclass(frozen=True)
@@ -59,6 +64,7 @@ class Certificate:
     lemmas: tuple[Property, ...]
     scope: Scope
     removed: tuple[str, ...]
+    together: tuple[Property, ...] = ()  # proved jointly with `prop` (each induction step assumes them all)
 
 
 def read_certificate(path: Path) -> Certificate:
@@ -82,8 +88,16 @@ def read_certificate(path: Path) -> Certificate:
     props = parse_properties(text, shown)
     if not props or props[-1].id != head["proves"][0]:
         raise InputError(f"the last property must be '{head['proves'][0]}', the one the certificate proves", Location(shown, head["proves"][1]))
-    return Certificate(props[-1], props[:-1], _scope(head["scope"][0], Location(shown, head["scope"][1])),
-                       tuple(r.strip() for r in head.get("removed", ("", 0))[0].split(",") if r.strip()))
+    together = _names(head.get("together", ("", 0))[0])
+    unknown = [name for name in together if name not in {p.id for p in props[:-1]}]
+    if unknown:
+        raise InputError(f"the together line names {', '.join(unknown)}, which the certificate does not define", Location(shown, head["together"][1]))
+    return Certificate(props[-1], tuple(p for p in props[:-1] if p.id not in together), _scope(head["scope"][0], Location(shown, head["scope"][1])),
+                       _names(head.get("removed", ("", 0))[0]), tuple(p for p in props[:-1] if p.id in together))
+
+
+def _names(value: str) -> tuple[str, ...]:
+    return tuple(name.strip() for name in value.split(",") if name.strip())
 
 
 def _scope(value: str, at: Location) -> Scope:
@@ -120,15 +134,16 @@ def verify(certificate: Certificate, ruleset: RuleSet, seed: int = 0, rlimit: in
     import time
 
     c = certificate
-    if not wrap_safe(c.prop, {p.id for p in c.lemmas}):
-        return Verification((), (), 0, f"{c.prop.id} reads a value that grows without bound (gen, mulligans) other than as its change in one step: the bit-vectors may wrap (docs/proofs.md)")
-    every = (*c.lemmas, c.prop)
+    for p in (*c.together, c.prop):
+        if not wrap_safe(p, {lemma.id for lemma in c.lemmas}):
+            return Verification((), (), 0, f"{p.id} reads a value that grows without bound (gen, mulligans) other than as its change in one step: the bit-vectors may wrap (docs/proofs.md)")
+    every = (*c.lemmas, *c.together, c.prop)
     bound = Codes.variable_bound(c.scope, slots_for(c.scope))
     reach = max(int_reach(p, bound) for p in every)
     system = pregame_system(ruleset, c.scope, reach) if pregame_only(ruleset, c.prop) else TransitionSystem(ruleset, c.scope, reach)
     budget = Budget(rlimit, time.monotonic() + timeout)
     failed, unknown = [], []
-    todo = obligations(system, system.rule_values(), list(c.lemmas), c.prop)
+    todo = obligations(system, system.rule_values(), list(c.lemmas), c.prop, c.together)
     for o, answer in zip(todo, discharged(todo, seed, budget)):
         if answer is Answer.SAT:
             failed.append(o.what)

@@ -22,7 +22,7 @@ from .model import Scope, slots_for
 from .properties import Property
 from .replay import execute, first_violation, witnesses
 from .ruleset import Expectation, RuleSet
-from .proof import invariant, lemmas, proved_with
+from .proof import Proof, invariant, lemmas, proved_with
 from .solver import Answer
 from .search import INDUCTION_SPAN, Budget, Deepening, Outcome, first_step, violation_alone
 from .trace import Trace, of_ruleset
@@ -52,7 +52,7 @@ class CheckResult:
     trace: Trace | None = field(default=None, repr=False, compare=False)
     reason: str = ""  # for UNKNOWN: Z3's reason; for ERROR: what did not replay
     witnesses: tuple[str, ...] = ()  # for VIOLATED: the bindings of the outer forall that fail
-    certificate: tuple[Property, ...] = field(default=(), repr=False, compare=False)  # for PROVED: the inductive invariant's lemmas (proof.py)
+    certificate: Proof | None = field(default=None, repr=False, compare=False)  # for PROVED: its lemmas and joint properties (proof.py)
 
     @property
     def expectation(self) -> Expectation | None:
@@ -246,7 +246,7 @@ def _result(system: TransitionSystem, ruleset: RuleSet, prop: Property, scope: S
         return CheckResult(ruleset, prop, Verdict.UNKNOWN, outcome.depth, seconds, reason=f"{outcome.unknown}: {reached}")
     if not outcome.violated:
         if proof is not None:
-            return CheckResult(ruleset, prop, Verdict.PROVED, scope.depth, seconds, certificate=proof.lemmas)
+            return CheckResult(ruleset, prop, Verdict.PROVED, scope.depth, seconds, certificate=proof)
         return CheckResult(ruleset, prop, Verdict.HOLDS, scope.depth, seconds)
     k = outcome.depth
     answer = violation_alone(system, prop, k, seed, facts, budget())

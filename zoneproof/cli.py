@@ -216,7 +216,7 @@ def _write_certificate(r: CheckResult, directory: Path, scope) -> Path:
     """Write the inductive invariant of a proof (see certify.py); return its path."""
     path = directory / f"{r.ruleset.label}--{r.prop.id}{certify.SUFFIX}"
     try:
-        write_atomically(path, certify.certificate_text(r.prop, r.certificate, r.ruleset, r.ruleset.scope_for(scope)))
+        write_atomically(path, certify.certificate_text(r.certificate, r.ruleset, r.ruleset.scope_for(scope)))
     except OSError as e:
         raise InputError(f"cannot write {path}: {e.strerror}; choose another --out") from None
     return path

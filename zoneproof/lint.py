@@ -321,7 +321,7 @@ class _Sweep:
             reached = f"no violation up to depth {outcome.depth}" if outcome.depth >= first_step(prop) else "no depth completed"
             return CheckResult(self.ruleset, prop, Verdict.UNKNOWN, outcome.depth, 0.0, reason=f"{outcome.unknown}: {reached}")
         if prop in self.proofs:
-            return CheckResult(self.ruleset, prop, Verdict.PROVED, self.scope.depth, 0.0, certificate=self.proofs[prop].lemmas)
+            return CheckResult(self.ruleset, prop, Verdict.PROVED, self.scope.depth, 0.0, certificate=self.proofs[prop])
         if not outcome.violated:
             return CheckResult(self.ruleset, prop, Verdict.HOLDS, outcome.depth, 0.0)
         if outcome.witness is not None:

@@ -23,7 +23,7 @@ from .errors import CheckerBug
 from .model import Zone
 from .properties import COMPARISONS, Apply, BinOp, IntLit, Property, PropertyKind, parse_properties
 from .ruleset import RuleSet
-from .search import Budget, inductive, violated_at
+from .search import Budget, first_step, inductive, violated_at
 from .solver import Answer, isolated
 from .terms import Not, Or
 
@@ -102,10 +102,12 @@ def lemmas(ruleset: RuleSet, pregame: bool = False) -> tuple[Property, ...]:
 
 @dataclass(frozen=True)
 class Proof:
-    """A property proved at every depth, and the lemmas of its inductive invariant."""
+    """A property proved at every depth: the lemmas of its inductive invariant, and the properties
+    proved together with it (each induction step assumed all of them)."""
 
     prop: Property
     lemmas: tuple[Property, ...]
+    together: tuple[Property, ...] = ()
 
 
 def wrap_safe(prop: Property, proved_lemmas: set[str]) -> bool:
@@ -147,27 +149,34 @@ class Obligation:
     goal: z3.BoolRef
 
 
-def obligations(system: TransitionSystem, facts: list, invariant: list[Property], prop: Property) -> list[Obligation]:
-    """What makes `invariant` (state lemmas) and `prop` hold at every depth. The lemmas hold in
-    the first two states and every step from a state where they hold keeps them (each asked of no
-    more steps than it speaks of: a step after it would hide a state that has none); an always
-    property holds in the first three states and is kept by every step after two states where it
-    and the lemmas hold (the shape of `search.inductive`); a step property holds on the first two steps, and on every step after one on
-    which it held from a state where the lemmas hold. Step 1 stands for every later step: each is
-    step 1 with its variables renamed."""
+def obligations(system: TransitionSystem, facts: list, invariant: list[Property], prop: Property,
+                together: tuple[Property, ...] = ()) -> list[Obligation]:
+    """What makes `invariant` (state lemmas) and `prop` hold at every depth, with the properties
+    `together` proved jointly with it. The lemmas hold in the first two states and every step from
+    a state where they hold keeps them (each asked of no more steps than it speaks of: a step after
+    it would hide a state that has none). Each of the joint properties (the shape of
+    `search.inductive`): an always property holds in the first three states and is kept by every
+    step after two states where the lemmas and every joint property held; a step property holds on
+    the first two steps, and on every step after one on which it and every joint property held,
+    from states where the lemmas hold. Step 1 stands for every later step: each is step 1 with its
+    variables renamed."""
     fails = lambda p, k: violated_at(system, p, k)  # noqa: E731
     first, start = [*system.init(), *facts, *system.trans(0)], [*system.init(), *facts, *system.steps(0, 2)]
     one_step = [*facts, *system.types(), *system.trans(1), *[Not(fails(p, 1)) for p in invariant]]
     later = [*facts, *system.types(), *system.steps(1, 3), *[Not(fails(p, k)) for p in invariant for k in (1, 2)]]
     found = [Obligation(f"{p.id} holds in the first two states", first, Or(fails(p, 0), fails(p, 1))) for p in invariant]
     found += [Obligation(f"{p.id} is kept by every step", one_step, fails(p, 2)) for p in invariant]
-    if prop.kind is PropertyKind.ALWAYS:
-        found += [Obligation(f"{prop.id} holds in the first three states", start, Or(fails(prop, 0), fails(prop, 1), fails(prop, 2))),
-                  Obligation(f"{prop.id} is kept by every step after two states where it held",
-                             later + [Not(fails(prop, 1)), Not(fails(prop, 2))], fails(prop, 3))]
-    else:
-        found += [Obligation(f"{prop.id} holds on the first two steps", start, Or(fails(prop, 1), fails(prop, 2))),
-                  Obligation(f"{prop.id} holds on every step after one on which it held", later + [Not(fails(prop, 2))], fails(prop, 3))]
+    joint = (*together, prop)
+    later += [Not(fails(q, k)) for q in joint for k in range(first_step(q) + 1, 3)]
+    for q in joint:
+        if q.kind is PropertyKind.ALWAYS:
+            found.append(Obligation(f"{q.id} holds in the first three states", start, Or(fails(q, 0), fails(q, 1), fails(q, 2))))
+        else:
+            found.append(Obligation(f"{q.id} holds on the first two steps", start, Or(fails(q, 1), fails(q, 2))))
+    held = ", and the properties proved together with it, held" if together else " held"
+    for q in joint:
+        after = "two states where it" if q.kind is PropertyKind.ALWAYS else "one on which it"
+        found.append(Obligation(f"{q.id} is kept by every step after {after}{held}", later, fails(q, 3)))
     return found
 
 
@@ -219,7 +228,8 @@ def proved_with(system: TransitionSystem, props: list[Property], kept: list[Prop
     (`search.inductive`), their base case is the bounded check's."""
     proved_ids = {p.id for p in kept}
     safe = [p for p in props if wrap_safe(p, proved_ids)]
-    return {p: Proof(p, tuple(kept)) for p in inductive(system, safe, seed, [*facts, *_assumed(system, kept)], budget)}
+    proved = inductive(system, safe, seed, [*facts, *_assumed(system, kept)], budget)
+    return {p: Proof(p, tuple(kept), tuple(q for q in proved if q is not p)) for p in proved}
 
 
 def _assumed(system: TransitionSystem, kept: list[Property]) -> list:

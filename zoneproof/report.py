@@ -126,7 +126,10 @@ def expectation_note(r: CheckResult) -> str:
 
 
 def format_certificate(r: CheckResult, path: Path | None) -> list[str]:
-    lemmas = f"{len(r.certificate)} lemma{'s' * (len(r.certificate) != 1)}" if r.certificate else "the property alone, inductive"
+    n, together = len(r.certificate.lemmas), len(r.certificate.together)
+    lemmas = f"{n} lemma{'s' * (n != 1)}" if n else "the property alone, inductive"
+    if together:
+        lemmas += f", proved together with {together} propert{'ies' if together != 1 else 'y'}"
     return [f"  proved at every depth (players and cards of the scope); certificate: {lemmas}" + (f", written to {path}" if path else "")]
 
 
