@@ -163,11 +163,11 @@ def obligations(system: TransitionSystem, facts: list, invariant: list[Property]
     fails = lambda p, k: violated_at(system, p, k)  # noqa: E731
     first, start = [*system.init(), *facts, *system.trans(0)], [*system.init(), *facts, *system.steps(0, 2)]
     one_step = [*facts, *system.types(), *system.trans(1), *[Not(fails(p, 1)) for p in invariant]]
-    later = [*facts, *system.types(), *system.steps(1, 3), *[Not(fails(p, k)) for p in invariant for k in (1, 2)]]
+    joint = (*together, prop)
+    later = [*facts, *system.types(), *system.steps(1, 3), *[Not(fails(p, k)) for p in invariant for k in (1, 2)],
+             *[Not(fails(q, k)) for q in joint for k in range(first_step(q) + 1, 3)]]
     found = [Obligation(f"{p.id} holds in the first two states", first, Or(fails(p, 0), fails(p, 1))) for p in invariant]
     found += [Obligation(f"{p.id} is kept by every step", one_step, fails(p, 2)) for p in invariant]
-    joint = (*together, prop)
-    later += [Not(fails(q, k)) for q in joint for k in range(first_step(q) + 1, 3)]
     for q in joint:
         if q.kind is PropertyKind.ALWAYS:
             found.append(Obligation(f"{q.id} holds in the first three states", start, Or(fails(q, 0), fails(q, 1), fails(q, 2))))
