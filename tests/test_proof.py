@@ -82,10 +82,10 @@ def test_every_proof_agrees_with_the_explicit_search_of_every_run_to_the_depth()
     assert others == {p: found[p] for p in others}
 
 
-# Every built-in rule set at two cards each under ZONEPROOF_LONG; in CI, one Magic rule set and
-# Berserk at one card each.
+# Every built-in rule set at two cards each under ZONEPROOF_LONG; in CI, Berserk at one card each
+# (its face-down-reveal is proved only together with other properties).
 LONG = bool(os.environ.get("ZONEPROOF_LONG"))
-CERTIFIED = builtin_names() if LONG else ["mtg-current", "berserk"]
+CERTIFIED = builtin_names() if LONG else ["berserk"]
 
 
 @pytest.mark.parametrize("name", CERTIFIED)
