@@ -45,6 +45,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import zoneproof
+from zoneproof.check import expected_to_hold
 from zoneproof.explicit import MAX_STATES
 from zoneproof.properties import stock_properties
 from zoneproof.ruleset import builtin_names, load_ruleset
@@ -352,12 +353,6 @@ def main() -> None:
 PROOF_TARGET_SECONDS = 10.0
 
 
-def expected_to_hold(ruleset_name: str) -> list[str]:
-    """The stock properties the rule set file expects to hold (or to be vacuous: proved too)."""
-    ruleset = load_ruleset(ruleset_name)
-    return [p.id for p in stock_properties() if (e := ruleset.expected(p.id)) is not None and e.verdict != "violated"]
-
-
 def proofs_section(rulesets: list[str], cards: int, repeat: int, workdir: str, peaks: list[float]) -> None:
     """Each proof alone, in a process of its own, then its certificate by `zoneproof certify`."""
     print(f"\n6. each proof alone: every stock property a rule set expects to hold, --players 2 --cards {cards}"
@@ -366,7 +361,8 @@ def proofs_section(rulesets: list[str], cards: int, repeat: int, workdir: str, p
     print(f"   {'rule set':<26}{'property':<28}{'verdict':<9}{'check':>8}{'certify':>9}{'total':>8}  target")
     totals, missed = [], []
     for ruleset in rulesets:
-        for prop in expected_to_hold(ruleset):
+        loaded = load_ruleset(ruleset)
+        for prop in [p.id for p in stock_properties() if expected_to_hold(loaded, p)]:
             out = Path(workdir) / "proofs"
             args = ["check", ruleset, "-p", prop, "--players", "2", "--cards", str(cards), "--no-lint", "--format", "json", "--out", str(out)]
             runs = [run(args, workdir) for _ in range(repeat)]

@@ -144,7 +144,7 @@ def verify(certificate: Certificate, ruleset: RuleSet, seed: int = 0, rlimit: in
     budget = Budget(rlimit, time.monotonic() + timeout)
     failed, unknown = [], []
     todo = obligations(system, system.rule_values(), list(c.lemmas), c.prop, c.together)
-    for o, answer in zip(todo, discharged(todo, seed, budget)):
+    for o, answer in zip(todo, discharged(system, todo, seed, budget)):
         if answer is Answer.SAT:
             failed.append(o.what)
         elif answer is Answer.UNKNOWN:

@@ -182,7 +182,7 @@ def _checked_on(system: TransitionSystem, ruleset: RuleSet, props: list[Property
         return {}, {}
     facts = system.rule_values(ruleset)
     base = min(scope.depth, INDUCTION_SPAN + 1)
-    candidates = [p for p in props if _expected_to_hold(ruleset, p)] if scope.depth >= INDUCTION_FROM_DEPTH else []
+    candidates = [p for p in props if expected_to_hold(ruleset, p)] if scope.depth >= INDUCTION_FROM_DEPTH else []
     prover = _Prover(system, seed, facts, budget, pregame)
     expected = [p for p in candidates if ruleset.expected(p.id) is not None]
     proofs = prover.proved(expected)
@@ -262,7 +262,7 @@ def _result(system: TransitionSystem, ruleset: RuleSet, prop: Property, scope: S
     return CheckResult(ruleset, prop, Verdict.VIOLATED, k, seconds, trace, "", tuple(witnesses(world, prop, trace.initial, trace.steps, k)))
 
 
-def _expected_to_hold(ruleset: RuleSet, prop: Property) -> bool:
+def expected_to_hold(ruleset: RuleSet, prop: Property) -> bool:
     """Holds or vacuous, as the rule set file expects; with no expectation (`--without`), holds."""
     expected = ruleset.expected(prop.id)
     return expected is None or expected.verdict != "violated"

@@ -180,45 +180,22 @@ def obligations(system: TransitionSystem, facts: list, invariant: list[Property]
     return found
 
 
-def discharged(obligations: list[Obligation], seed: int, budget: Budget) -> list[Answer]:
+def discharged(system: TransitionSystem, obligations: list[Obligation], seed: int, budget: Budget) -> list[Answer]:
     """For each obligation, UNSAT: it holds; SAT: it fails; UNKNOWN: no answer within the budget.
-    The obligations with the same context are asked together, in a Z3 context of their own: can
-    any of their goals hold? A model sets apart those it satisfies (they fail), and the rest are
-    asked again; where a question of several has no answer, each is asked alone."""
+    The obligations with the same context are asked together (`_drop_failing`); where a question
+    of several has no answer, each is asked alone."""
     groups: dict[int, list[int]] = {}
     for i, o in enumerate(obligations):
         groups.setdefault(id(o.context), []).append(i)
-    answers: dict[int, Answer] = {}
-    for members in groups.values():
-        answers |= _discharged_together(obligations, members, seed, budget)
+
+    def answered(members: list[int]) -> dict[int, Answer]:
+        held = _drop_failing(system, members, obligations[members[0]].context, lambda i: [obligations[i].goal], seed, budget)
+        if held is None:
+            return {members[0]: Answer.UNKNOWN} if len(members) == 1 else {i: a for m in members for i, a in answered([m]).items()}
+        return {i: Answer.UNSAT if i in held else Answer.SAT for i in members}
+
+    answers = {i: a for members in groups.values() for i, a in answered(members).items()}
     return [answers[i] for i in range(len(obligations))]
-
-
-def _discharged_together(obligations: list[Obligation], members: list[int], seed: int, budget: Budget) -> dict[int, Answer]:
-    solver, copy = isolated(seed)
-    solver.add([copy(f) for f in obligations[members[0]].context])
-    goals = {i: copy(obligations[i].goal) for i in members}
-    answers: dict[int, Answer] = {}
-    pending = list(members)
-    while pending:
-        solver.push()
-        solver.add(z3.Or([goals[i] for i in pending]))
-        answer = budget.ask(solver, [])
-        solver.pop()
-        if answer.answer is Answer.UNSAT:
-            return answers | dict.fromkeys(pending, Answer.UNSAT)
-        if answer.answer is Answer.UNKNOWN:
-            if len(pending) == 1:
-                return answers | {pending[0]: Answer.UNKNOWN}
-            for i in pending:
-                answers |= _discharged_together(obligations, [i], seed, budget)
-            return answers
-        failing = [i for i in pending if z3.is_true(answer.model.eval(goals[i], model_completion=True))]
-        if not failing:
-            raise CheckerBug(f"Z3's model of one of {len(pending)} obligations satisfies none of them when evaluated")
-        answers |= dict.fromkeys(failing, Answer.SAT)
-        pending = [i for i in pending if i not in failing]
-    return answers
 
 
 def proved_with(system: TransitionSystem, props: list[Property], kept: list[Property], seed: int, facts: list,
@@ -294,6 +271,9 @@ def _drop_failing(system: TransitionSystem, pool: list, context: list, failures,
         if answer.answer is Answer.UNKNOWN:
             return None
         model = answer.model.translate(system.ctx)
-        pending = [p for p in pending if not z3.is_true(model.eval(goals[p], model_completion=True))]
+        failing = [p for p in pending if z3.is_true(model.eval(goals[p], model_completion=True))]
+        if not failing:
+            raise CheckerBug(f"Z3's model of one of {len(pending)} questions asked together satisfies none of them when evaluated")
+        pending = [p for p in pending if p not in failing]
     return pending
 
