@@ -57,6 +57,7 @@ LEMMAS = (
     ("tokens-off-stack", "111.7", "forall t: token. zone(t) != stack"),
     ("tokens-after-start", "103.6", "forall t: token, p: player. zone(t) != nowhere -> started(p)"),
     ("tokens-unborn", "111.7", "forall t: token. gen(t) == 0 -> zone(t) == nowhere"),
+    ("tokens-never-made", "111.7", "forall t: token. zone(t) == nowhere"),
     ("unborn-inert", "111.7", "forall t: token. zone(t) == nowhere and gen(t) == 0 -> counters(t) == 0 and not tapped(t) and not attached(t) and not effect(t) and not face_down(t) and not revealed(t)"),
     ("revealed-in-library", "701.16", "forall c: object. revealed(c) -> zone(c) == library"),
     ("position-unordered", "400.5", "forall c: object. not (zone(c) in {library, graveyard, stack}) -> pos(c) + 0 == 0"),
