@@ -176,3 +176,25 @@ def test_coverage_shows_a_property_proved_without_a_rule_as_still_holding(run):
     rows = dict(line.split() for line in out.splitlines() if line.startswith("  4") and len(line.split()) == 2)
     assert rows == {"400.3": "2", "400.7": ".", "404.1": "."}
     assert "    400.7    no property notices its removal: each is proved at every depth without it" in out
+
+
+def test_coverage_gives_each_removal_the_verdicts_and_depths_of_a_check_without_the_rule():
+    """Coverage starts each removal from the intact rule set's invariant and proves first; a check
+    with the rule removed (`--without`) starts from every lemma. They must agree, proved included:
+    removing 205.4.markers makes Berserk's expected violation of new-object hold, and breaks markers-kept."""
+    from dataclasses import replace
+
+    from zoneproof.check import check_properties, check_removals
+    from zoneproof.model import Scope
+    from zoneproof.properties import stock_properties
+    from zoneproof.ruleset import load_ruleset
+
+    berserk = load_ruleset("berserk")
+    props = [p for p in stock_properties() if p.id in ("owner-zones", "new-object", "ordered-zones", "tokens", "markers-kept")]
+    scope = replace(Scope(), cards=2, depth=3)
+    rules = ["205.4.markers", "204.4"]
+    removals = check_removals(berserk, rules, props, scope)
+    shown = lambda results: [(r.prop.id, r.verdict.value, r.depth) for r in results]  # noqa: E731
+    for rule in rules:
+        assert shown(removals[rule]) == shown(check_properties(berserk.without([rule]), props, scope))
+    assert {("new-object", "proved", 3), ("markers-kept", "violated", 3)} <= set(shown(removals["205.4.markers"]))

@@ -132,7 +132,7 @@ def _int_reach(props: list[Property], scope: Scope) -> int:
 
 
 def _each_checked(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int, timeout: float, rlimit: int,
-                  system: TransitionSystem | None = None) -> Iterator[CheckResult]:
+                  system: TransitionSystem | None = None, intact: "Intact | None" = None) -> Iterator[CheckResult]:
     """`system`: the transition system of the file `ruleset` has removed rules from (coverage). A
     property that only a pregame action can violate (`slicing.pregame_only`) is checked, and
     proved, on the runs of the pregame's actions alone, with the pregame's lemmas too
@@ -150,7 +150,7 @@ def _each_checked(ruleset: RuleSet, props: list[Property], scope: Scope, seed: i
     owner: dict = {}
     try:
         for own, chosen, pregame in groups:
-            found, proved = _checked_on(own, ruleset, chosen, scope, seed, budget, pregame)
+            found, proved = _checked_on(own, ruleset, chosen, scope, seed, budget, pregame, intact)
             outcomes |= found
             proofs |= proved
             owner |= dict.fromkeys(chosen, own)
@@ -167,7 +167,7 @@ def _each_checked(ruleset: RuleSet, props: list[Property], scope: Scope, seed: i
 
 
 def _checked_on(system: TransitionSystem, ruleset: RuleSet, props: list[Property], scope: Scope, seed: int, budget,
-                pregame: bool) -> tuple[dict, dict]:
+                pregame: bool, intact: "Intact | None" = None) -> tuple[dict, dict]:
     """The deepening's outcome of each property on one system, and the proofs of those proved.
 
     Induction first tries to prove the properties the rule set file expects to hold at every depth,
@@ -177,14 +177,16 @@ def _checked_on(system: TransitionSystem, ruleset: RuleSet, props: list[Property
     violated (or cannot decide) leaves the others of the induction to be proved again without it.
     The properties with no expectation (rules were removed: a violation is likely, and the bounded
     check finds a shallow one sooner than the lemmas) are checked to SHALLOW first; those that hold
-    so far are then tried the same way, and those not proved are checked on to the depth bound."""
+    so far are then tried the same way, and those not proved are checked on to the depth bound.
+    With `intact` (coverage), every property is proved first, from the intact rule set's lemmas."""
     if not props:
         return {}, {}
     facts = system.rule_values(ruleset)
     base = min(scope.depth, INDUCTION_SPAN + 1)
     candidates = [p for p in props if expected_to_hold(ruleset, p)] if scope.depth >= INDUCTION_FROM_DEPTH else []
-    prover = _Prover(system, seed, facts, budget, pregame)
-    expected = [p for p in candidates if ruleset.expected(p.id) is not None]
+    pool = intact.kept.get(pregame) if intact is not None else None
+    prover = _Prover(system, seed, facts, budget, pregame, pool)
+    expected = [p for p in candidates if pool is not None or ruleset.expected(p.id) is not None]
     proofs = prover.proved(expected)
     proved = set(proofs)
     deepening = Deepening(system, seed, facts)
@@ -213,15 +215,16 @@ class _Prover:
     """The proofs of one check: the lemmas' invariant (`proof.invariant`) is found once, when first
     needed, and every induction assumes it."""
 
-    def __init__(self, system: TransitionSystem, seed: int, facts: list, budget, pregame: bool):
+    def __init__(self, system: TransitionSystem, seed: int, facts: list, budget, pregame: bool, pool: list[Property] | None = None):
         self.system, self.seed, self.facts, self.budget, self.pregame = system, seed, facts, budget, pregame
+        self.pool = pool if pool is not None else list(lemmas(system.ruleset, pregame))
         self._kept: list[Property] | None = None  # None: not found yet, or no answer (asked again next time)
 
     def proved(self, candidates: list[Property]) -> dict:
         if not candidates:
             return {}
         if self._kept is None:
-            self._kept = invariant(self.system, list(lemmas(self.system.ruleset, self.pregame)), self.seed, self.facts, self.budget())
+            self._kept = invariant(self.system, self.pool, self.seed, self.facts, self.budget())
         if self._kept is None:
             return {}
         return proved_with(self.system, candidates, self._kept, self.seed, self.facts, self.budget())
@@ -277,11 +280,32 @@ def check_removals(ruleset: RuleSet, rule_ids: list[str], props: list[Property],
     system = _system(ruleset, props, scope)
     results: dict[str, list[CheckResult]] = {}
     try:
+        intact = Intact.of(ruleset, props, scope, system, seed, Budget(rlimit, time.monotonic() + timeout)) if scope.depth >= INDUCTION_FROM_DEPTH else None
         for rule_id in rule_ids:
-            results[rule_id] = list(_each_checked(ruleset.without([rule_id]), props, scope, seed, timeout, rlimit, system))
+            results[rule_id] = list(_each_checked(ruleset.without([rule_id]), props, scope, seed, timeout, rlimit, system, intact))
     except KeyboardInterrupt as e:
         raise Interrupted(results) from e
     return results
+
+
+@dataclass(frozen=True)
+class Intact:
+    """What the checks of a rule set with one rule removed start from (coverage): the lemmas'
+    invariant of the rule set with every rule in force, on the whole game's system and, where a
+    property is checked there, on the pregame's (`pregame_system`), by `pregame`. Each removal's
+    invariant is found within the intact one's lemmas (a lemma that only the removal makes
+    inductive is not tried), and every property is tried by induction before the bounded check,
+    as those a rule set file expects to hold are in a check of the file."""
+
+    kept: dict[bool, list[Property]]
+
+    @classmethod
+    def of(cls, ruleset: RuleSet, props: list[Property], scope: Scope, system: TransitionSystem, seed: int, budget: Budget) -> "Intact":
+        found = {False: invariant(system, list(lemmas(ruleset)), seed, system.rule_values(ruleset), budget)}
+        if any(pregame_only(ruleset, p) for p in props):
+            own = pregame_system(ruleset, scope, system.int_reach)
+            found[True] = invariant(own, list(lemmas(ruleset, True)), seed, own.rule_values(ruleset), budget)
+        return cls({pregame: kept for pregame, kept in found.items() if kept is not None})
 
 
 def counterexample(system: TransitionSystem, model, k: int, ruleset: RuleSet, prop: Property, scope: Scope, seed: int):
