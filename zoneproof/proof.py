@@ -250,17 +250,19 @@ def _houdini(system: TransitionSystem, pool: list[Property], seed: int, facts: l
     pending = _drop_failing(system, pool, base, lambda p: [violated_at(system, p, 0), violated_at(system, p, 1)], seed, budget)
     while pending is not None:
         step = [*facts, *system.types(), *system.trans(1), *[Not(violated_at(system, p, 1)) for p in pending]]
-        still = _drop_failing(system, pending, step, lambda p: [violated_at(system, p, 2)], seed, budget)
+        still = _drop_failing(system, pending, step, lambda p: [violated_at(system, p, 2)], seed, budget, once=True)
         if still is None or len(still) == len(pending):
             return still
         pending = still
     return None
 
 
-def _drop_failing(system: TransitionSystem, pool: list, context: list, failures, seed: int, budget: Budget) -> list | None:
+def _drop_failing(system: TransitionSystem, pool: list, context: list, failures, seed: int, budget: Budget,
+                  once: bool = False) -> list | None:
     """The members of `pool` (properties, or any keys) that cannot fail given `context`: each model
-    drops those it makes fail, and the question is asked again of the rest. None when Z3 gives no
-    answer."""
+    drops those it makes fail, and the question is asked again of the rest. With `once`, the
+    members the first model does not make fail (all of `pool` when none can fail): Houdini's step
+    asks again only with the context that assumes fewer lemmas. None when Z3 gives no answer."""
     goals = {p: Or(failures(p)) for p in pool}
     pending = list(pool)
     while pending:
@@ -276,5 +278,7 @@ def _drop_failing(system: TransitionSystem, pool: list, context: list, failures,
         if not failing:
             raise CheckerBug(f"Z3's model of one of {len(pending)} questions asked together satisfies none of them when evaluated")
         pending = [p for p in pending if p not in failing]
+        if once:
+            return pending
     return pending
 
