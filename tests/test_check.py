@@ -260,3 +260,19 @@ def test_a_pregame_property_checked_on_the_pregame_alone_has_the_verdict_and_dep
     outcome = Deepening(whole, 0, whole.rule_values(ruleset)).first_violations({prop: scope.depth}, Budget(10**10, seconds=GUARD))[prop]
     assert (result.verdict is Verdict.VIOLATED, result.depth) == (outcome.violated, outcome.depth)
     assert result.verdict is (Verdict.VIOLATED if rule else Verdict.PROVED)
+
+
+def test_an_interrupted_proof_counts_only_once_every_base_case_it_rests_on_is_finished():
+    from zoneproof.check import _interrupted
+    from zoneproof.proof import Proof
+    from zoneproof.search import Outcome
+
+    berserk, scope = load_ruleset("berserk"), Scope()
+    owner, one = PROPS["owner-zones"], PROPS["one-zone"]
+    proof = Proof(owner, (), together=(one,))
+    finished = {owner: Outcome(2), one: Outcome(2)}
+    assert _interrupted(berserk, owner, scope, finished, 1.0, proof).verdict is Verdict.PROVED
+    one_interrupted = {owner: Outcome(2), one: Outcome(1, unknown="interrupted")}
+    assert _interrupted(berserk, owner, scope, one_interrupted, 1.0, proof).verdict is Verdict.UNKNOWN
+    one_violated = {owner: Outcome(2), one: Outcome(2, witness="a run")}
+    assert _interrupted(berserk, owner, scope, one_violated, 1.0, proof).verdict is Verdict.UNKNOWN

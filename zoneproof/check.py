@@ -159,8 +159,9 @@ def _each_checked(ruleset: RuleSet, props: list[Property], scope: Scope, seed: i
             yield CheckResult(ruleset, prop, Verdict.ERROR, scope.depth, time.monotonic() - started, reason=str(bug))
         return
     except Interrupted as stop:
-        known = outcomes | stop.known
-        raise Interrupted(tuple(_interrupted(ruleset, prop, scope, known.get(prop), time.monotonic() - started) for prop in props)) from stop
+        known, proved = outcomes | stop.known, proofs | getattr(stop, "proofs", {})
+        raise Interrupted(tuple(_interrupted(ruleset, prop, scope, known, time.monotonic() - started, proved.get(prop))
+                                for prop in props)) from stop
     for prop in props:
         own = owner[prop]
         yield _result(own, ruleset, prop, scope, seed, own.rule_values(ruleset), outcomes[prop], proofs.get(prop), time.monotonic() - started, budget)
@@ -189,25 +190,29 @@ def _checked_on(system: TransitionSystem, ruleset: RuleSet, props: list[Property
     expected = [p for p in candidates if pool is not None or ruleset.expected(p.id) is not None]
     proofs = prover.proved(expected)
     proved = set(proofs)
-    deepening = Deepening(system, seed, facts)
-    shallow = min(scope.depth, max(SHALLOW, base))
-    bound = {p: base if p in proved else shallow if p in candidates and p not in expected else scope.depth for p in props}
-    outcomes = deepening.first_violations(bound, budget())
-    while True:
-        failed = {p for p in proved if outcomes[p].violated or outcomes[p].unknown}
-        if not failed:
-            break
-        proofs = prover.proved([p for p in proved if p not in failed])
-        still = set(proofs)
-        dropped = proved - failed - still
-        proved = still
-        outcomes |= deepening.first_violations({p: scope.depth for p in dropped}, budget(), start=base + 1)
-    holding = [p for p in candidates if p not in expected and not outcomes[p].violated and not outcomes[p].unknown]
-    if holding:
-        proofs |= prover.proved(holding)
-        proved |= set(proofs)
-        deeper = [p for p in holding if p not in proved and bound[p] < scope.depth]
-        outcomes |= deepening.first_violations(dict.fromkeys(deeper, scope.depth), budget(), start=shallow + 1)
+    try:
+        deepening = Deepening(system, seed, facts)
+        shallow = min(scope.depth, max(SHALLOW, base))
+        bound = {p: base if p in proved else shallow if p in candidates and p not in expected else scope.depth for p in props}
+        outcomes = deepening.first_violations(bound, budget())
+        while True:
+            failed = {p for p in proved if outcomes[p].violated or outcomes[p].unknown}
+            if not failed:
+                break
+            proofs = prover.proved([p for p in proved if p not in failed])
+            still = set(proofs)
+            dropped = proved - failed - still
+            proved = still
+            outcomes |= deepening.first_violations({p: scope.depth for p in dropped}, budget(), start=base + 1)
+        holding = [p for p in candidates if p not in expected and not outcomes[p].violated and not outcomes[p].unknown]
+        if holding:
+            proofs |= prover.proved(holding)
+            proved |= set(proofs)
+            deeper = [p for p in holding if p not in proved and bound[p] < scope.depth]
+            outcomes |= deepening.first_violations(dict.fromkeys(deeper, scope.depth), budget(), start=shallow + 1)
+    except Interrupted as stop:
+        stop.proofs = {p: proof for p, proof in proofs.items() if p in proved}  # worth what their base case is (`_interrupted`)
+        raise
     return outcomes, {p: proof for p, proof in proofs.items() if p in proved}
 
 
@@ -230,8 +235,14 @@ class _Prover:
         return proved_with(self.system, candidates, self._kept, self.seed, self.facts, self.budget())
 
 
-def _interrupted(ruleset: RuleSet, prop: Property, scope: Scope, outcome: Outcome | None, seconds: float) -> CheckResult:
-    """What the deepening knew of a property when an interrupt stopped it."""
+def _interrupted(ruleset: RuleSet, prop: Property, scope: Scope, known: dict, seconds: float, proof: Proof | None = None) -> CheckResult:
+    """What the deepening knew of a property (its outcome in `known`) when an interrupt stopped it:
+    proved where induction had proved it and the base cases of it and of every property proved
+    together with it were finished, with no violation."""
+    outcome = known.get(prop)
+    finished = lambda q: q in known and not known[q].violated and not known[q].unknown  # noqa: E731
+    if proof is not None and all(finished(q) for q in (prop, *proof.together)):
+        return CheckResult(ruleset, prop, Verdict.PROVED, scope.depth, seconds, certificate=proof)
     if outcome is not None and outcome.violated:
         return CheckResult(ruleset, prop, Verdict.UNKNOWN, outcome.depth - 1, seconds,
                            reason=f"interrupted: fails at depth {outcome.depth}, before its counterexample was extracted")
