@@ -159,7 +159,8 @@ def _each_checked(ruleset: RuleSet, props: list[Property], scope: Scope, seed: i
             yield CheckResult(ruleset, prop, Verdict.ERROR, scope.depth, time.monotonic() - started, reason=str(bug))
         return
     except Interrupted as stop:
-        known, proved = outcomes | stop.known, proofs | getattr(stop, "proofs", {})
+        found, proved = stop.known
+        known, proved = outcomes | found, proofs | proved
         raise Interrupted(tuple(_interrupted(ruleset, prop, scope, known, time.monotonic() - started, proved.get(prop))
                                 for prop in props)) from stop
     for prop in props:
@@ -179,7 +180,8 @@ def _checked_on(system: TransitionSystem, ruleset: RuleSet, props: list[Property
     The properties with no expectation (rules were removed: a violation is likely, and the bounded
     check finds a shallow one sooner than the lemmas) are checked to SHALLOW first; those that hold
     so far are then tried the same way, and those not proved are checked on to the depth bound.
-    With `intact` (coverage), every property is proved first, from the intact rule set's lemmas."""
+    With `intact` (coverage), every property is proved first, from the intact rule set's lemmas.
+    An interrupt raises Interrupted whose `known` is (the outcomes so far, the proofs so far)."""
     if not props:
         return {}, {}
     facts = system.rule_values(ruleset)
@@ -188,9 +190,12 @@ def _checked_on(system: TransitionSystem, ruleset: RuleSet, props: list[Property
     pool = intact.kept.get(pregame) if intact is not None else None
     prover = _Prover(system, seed, facts, budget, pregame, pool)
     expected = [p for p in candidates if pool is not None or ruleset.expected(p.id) is not None]
-    proofs = prover.proved(expected)
-    proved = set(proofs)
+    proofs: dict = {}
+    proved: set = set()
+    outcomes: dict = {}
     try:
+        proofs = prover.proved(expected)
+        proved = set(proofs)
         deepening = Deepening(system, seed, facts)
         shallow = min(scope.depth, max(SHALLOW, base))
         bound = {p: base if p in proved else shallow if p in candidates and p not in expected else scope.depth for p in props}
@@ -210,9 +215,9 @@ def _checked_on(system: TransitionSystem, ruleset: RuleSet, props: list[Property
             proved |= set(proofs)
             deeper = [p for p in holding if p not in proved and bound[p] < scope.depth]
             outcomes |= deepening.first_violations(dict.fromkeys(deeper, scope.depth), budget(), start=shallow + 1)
-    except Interrupted as stop:
-        stop.proofs = {p: proof for p, proof in proofs.items() if p in proved}  # worth what their base case is (`_interrupted`)
-        raise
+    except KeyboardInterrupt as stop:
+        found = stop.known if isinstance(stop, Interrupted) else {}
+        raise Interrupted((outcomes | found, {p: proof for p, proof in proofs.items() if p in proved})) from stop
     return outcomes, {p: proof for p, proof in proofs.items() if p in proved}
 
 
