@@ -230,14 +230,17 @@ class _Prover:
         self.pool = pool if pool is not None else list(lemmas(system.ruleset, pregame))
         self._kept: list[Property] | None = None  # None: not found yet, or no answer (asked again next time)
 
-    def proved(self, candidates: list[Property]) -> dict:
-        if not candidates:
-            return {}
+    def kept(self) -> list[Property] | None:
+        """The lemmas the invariant keeps; None when Z3 gave no answer."""
         if self._kept is None:
             self._kept = invariant(self.system, self.pool, self.seed, self.facts, self.budget())
-        if self._kept is None:
+        return self._kept
+
+    def proved(self, candidates: list[Property]) -> dict:
+        kept = self.kept() if candidates else None
+        if kept is None:
             return {}
-        return proved_with(self.system, candidates, self._kept, self.seed, self.facts, self.budget())
+        return proved_with(self.system, candidates, kept, self.seed, self.facts, self.budget())
 
 
 def _interrupted(ruleset: RuleSet, prop: Property, scope: Scope, known: dict, seconds: float, proof: Proof | None = None) -> CheckResult:
@@ -317,10 +320,12 @@ class Intact:
 
     @classmethod
     def of(cls, ruleset: RuleSet, props: list[Property], scope: Scope, system: TransitionSystem, seed: int, budget: Budget) -> "Intact":
-        found = {False: invariant(system, list(lemmas(ruleset)), seed, system.rule_values(ruleset), budget)}
+        def kept(own: TransitionSystem, pregame: bool) -> list[Property] | None:
+            return _Prover(own, seed, own.rule_values(ruleset), lambda: budget, pregame).kept()
+
+        found = {False: kept(system, False)}
         if any(pregame_only(ruleset, p) for p in props):
-            own = pregame_system(ruleset, scope, system.int_reach)
-            found[True] = invariant(own, list(lemmas(ruleset, True)), seed, own.rule_values(ruleset), budget)
+            found[True] = kept(pregame_system(ruleset, scope, system.int_reach), True)
         return cls({pregame: kept for pregame, kept in found.items() if kept is not None})
 
 
