@@ -1,6 +1,6 @@
 """The Boolean connectives and if-then-else over z3 terms, built through Z3's C API.
 
-They build exactly the terms z3py's `And`, `Or`, `Not`, `Implies`, `Xor` and `If` build, without
+They build exactly the terms z3py's `And`, `Or`, `Not`, `Implies`, `Xor`, `If` and `==` build, without
 the sort checks and coercions z3py makes on every call (several times the cost of the term itself,
 and most of the cost of building an unrolling). Arguments that are not all z3 terms of the right
 kind (a Python bool or int, a probe) go to z3py unchanged. `renamed` substitutes variables in many
@@ -60,6 +60,16 @@ def Implies(a, b) -> z3.BoolRef:
 
 def Xor(a, b) -> z3.BoolRef:
     return _binary(z3core.Z3_mk_xor, z3.Xor, a, b)
+
+
+def Eq(a, b) -> z3.BoolRef:
+    """`a == b` for two bit-vectors (Z3 refuses two widths, as z3py does) or two Booleans; other
+    arguments go to z3py's `==`."""
+    if (isinstance(a, z3.BitVecRef) and isinstance(b, z3.BitVecRef)) or (type(a) is z3.BoolRef and type(b) is z3.BoolRef):
+        if type(b) is not type(a) and issubclass(type(b), type(a)):
+            a, b = b, a  # Python asks the subclass's operand first: z3py's `a == 3` is the term `3 == a`
+        return z3.BoolRef(z3core.Z3_mk_eq(a.ctx.ref(), a.ast, b.ast), a.ctx)
+    return a == b
 
 
 def If(condition, then, otherwise):

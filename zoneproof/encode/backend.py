@@ -8,7 +8,7 @@ import z3
 
 from ..model import ActionKind, CardType, PlayerState, Zone
 from ..properties import FUNCTIONS, Type
-from ..terms import If, Implies, Not
+from ..terms import Eq, If, Implies, Not
 
 
 @dataclass(frozen=True)
@@ -69,7 +69,7 @@ class SymbolicBackend:
         return Implies(a, b)
 
     def iff(self, a, b):
-        return a == b
+        return Eq(a, b)
 
     @staticmethod
     def _same(a, b) -> bool:
@@ -88,8 +88,8 @@ class SymbolicBackend:
             return self.codes.true
         if self._pile_pair(a, b):
             s = self.system.state(a.t)
-            return If(self.system.same_pile(s, a.slot, b.slot), self.codes.false, self.number(a) == self.number(b))
-        return self.number(a) == self.number(b)
+            return If(self.system.same_pile(s, a.slot, b.slot), self.codes.false, Eq(self.number(a), self.number(b)))
+        return Eq(self.number(a), self.number(b))
 
     def lt(self, a, b):
         if self._same(a, b):

@@ -18,7 +18,7 @@ from itertools import combinations
 import z3
 
 from ..model import MAX_COUNTERS, PLAYER_FIELDS, PLAYER_NAMES, ActionKind, CardType, PlayerState, Scope, Slot, Zone
-from ..terms import And, If, Or
+from ..terms import And, Eq, If, Or
 
 # The object fields the actions assign (each a list over the slots in StateVars). `order` (the
 # pile relation), `revealed` and `fresh` are derived at every step instead (see system.py).
@@ -109,13 +109,13 @@ class Codes:
         return z3.Sum([If(c, self.int(1), self.int(0)) for c in conditions])
 
     def zone_is(self, expr, zones) -> z3.BoolRef:
-        return self.any_of(expr == self.zone[z] for z in zones)
+        return self.any_of(Eq(expr, self.zone[z]) for z in zones)
 
     def select(self, index_expr, codes: list, values: list, default):
         """The value at the index that `index_expr` equals (one of `codes`), else `default`."""
         result = default
         for code, value in zip(codes, values):
-            result = If(index_expr == code, value, result)
+            result = If(Eq(index_expr, code), value, result)
         return result
 
 
