@@ -198,3 +198,50 @@ def test_coverage_gives_each_removal_the_verdicts_and_depths_of_a_check_without_
     for rule in rules:
         assert shown(removals[rule]) == shown(check_properties(berserk.without([rule]), props, scope))
     assert {("new-object", "proved", 3), ("markers-kept", "violated", 3)} <= set(shown(removals["205.4.markers"]))
+
+
+def test_the_smaller_game_is_two_cards_a_player_and_nothing_else():
+    from zoneproof.lint import smaller_game
+    from zoneproof.model import Scope
+    from zoneproof.ruleset import load_ruleset
+
+    current, commander = load_ruleset("mtg-current"), load_ruleset("mtg-commander")
+    assert smaller_game(current, Scope()) == Scope(cards=2, sideboard=0, tokens=0)
+    assert smaller_game(commander, Scope()) == commander.scope_for(Scope(cards=2, sideboard=0, tokens=0))
+    assert smaller_game(current, Scope(cards=2, sideboard=0, tokens=0)) is None
+
+
+def test_a_run_of_the_smaller_game_is_a_witness_of_the_scope_only_where_it_replays_to_its_goal():
+    """Two spells on the stack and the lower one resolving: 405.5's step, found in the smaller game
+    and replayed from the start of the default scope."""
+    from zoneproof.lint import renamed_action
+    from zoneproof.model import Action, ActionKind as K, CardType, Scope, slots_for
+    from zoneproof.ruleset import load_ruleset
+    from zoneproof.simulate import lifted_witness
+
+    small, scope = slots_for(Scope(cards=2, sideboard=0, tokens=0)), Scope()
+    a1, a2 = 0, 1
+    run = [Action(K.DRAW, card=a1, player=0), Action(K.DRAW, card=a2, player=0), Action(K.CAST, card=a1, player=0),
+           Action(K.CAST, card=a2, player=0), Action(K.RESOLVE, card=a1)]
+    actions = [renamed_action(a, small, slots_for(scope)) for a in run]
+    types = {"A1": CardType.INSTANT, "A2": CardType.INSTANT}
+    witness = lifted_witness(load_ruleset("mtg-current"), scope, "405.5", types, actions)
+    assert witness is not None and witness.depth == 4
+    last = witness.trace.steps[-1].action
+    assert (last.kind, witness.trace.slots[last.card].name) == (K.RESOLVE, "A1")
+    assert lifted_witness(load_ruleset("mtg-current"), scope, "405.5", types, actions[:4]) is None
+
+
+def test_the_smaller_game_changes_no_finding(run, monkeypatch):
+    import zoneproof.lint
+
+    args = ("mtg-current", "--depth", "5", "-p", "stack-lifo", "-p", "new-object")
+
+    def statuses():
+        _, (report,), _ = lint_json(run, *args)
+        return {(section, f.get("action") or f.get("rule") or f.get("property")): f["status"]
+                for section in ("actions", "rules", "properties") for f in report[section]}
+
+    with_it = statuses()
+    monkeypatch.setattr(zoneproof.lint, "smaller_game", lambda ruleset, scope: None)
+    assert statuses() == with_it

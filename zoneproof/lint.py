@@ -31,7 +31,7 @@ from .replay import execute
 from .report import changes, describe_action
 from .ruleset import RuleSet
 from .proof import Proof, invariant, lemmas, proved_with, unreachable
-from .simulate import RUN_LENGTH, RUNS, found_witnesses
+from .simulate import RUN_LENGTH, RUNS, found_witnesses, lifted_witness
 from .search import INDUCTION_SPAN, Budget, Deepening, Goal, Outcome, first_step, violated_at
 from .solver import Answer, SolverResult, new_solver
 from .terms import And, Not, Xor
@@ -271,6 +271,9 @@ class _Sweep:
         base = INDUCTION_SPAN + 1
         found |= self.deepening.earliest({key: replace(g, bound=min(g.bound, base)) for key, g in rest.items()}, budget)
         pending = [key for key, g in rest.items() if not found[key].violated and not found[key].unknown and g.bound > base]
+        lifted = self._in_smaller_game({key: goals[key] for key in pending}, budget, base + 1)
+        found |= lifted
+        pending = [key for key in pending if key not in lifted]
         unseen = [key for key in pending if key not in walks]
         facts = self.system.rule_values()
         kept = invariant(self.system, list(lemmas(self.ruleset)), self.seed, facts, budget)
@@ -282,6 +285,34 @@ class _Sweep:
         settled = self._in_pregame(deeper, budget, base + 1)
         deeper = {key: goal for key, goal in deeper.items() if key not in settled}
         return found | settled | self.deepening.earliest(deeper, budget, start=base + 1)
+
+    def _in_smaller_game(self, goals: dict, budget: Budget, start: int) -> dict:
+        """The probes and rules' removals that Z3 reaches in a smaller game (`smaller_game`: two deck
+        cards per player, no sideboard, no tokens), each with the run it finds replayed in this
+        game (`simulate.lifted_witness`); a run that does not replay here is dropped. Its questions
+        are a fraction of the budget (SMALLER_GAME_SHARE): what it misses is asked of this game."""
+        small = smaller_game(self.ruleset, self.scope)
+        asked = {key: goal for key, goal in goals.items() if isinstance(key, Property) or goal.group == "changes"}
+        if small is None or not asked:
+            return {}
+        system = TransitionSystem(self.ruleset, small, self.system.int_reach)
+        own = {key: replace(goal, at=partial(violated_at, system, key) if isinstance(key, Property) else partial(_removal_changes, system, rule_id=key[1]))
+               for key, goal in asked.items()}
+        share = replace(budget, rlimit=budget.rlimit // SMALLER_GAME_SHARE)
+        outcomes = Deepening(system, self.seed, system.rule_values(), incremental=True).earliest(own, share, start=start)
+        found = {}
+        for key, outcome in outcomes.items():
+            if not outcome.violated:
+                continue
+            prop = key if isinstance(key, Property) else None
+            steps = outcome.depth if prop is not None else outcome.depth + 1
+            card_types, _, actions = system.decode(outcome.model, steps)
+            named = {slot.name: card_types[slot.index] for slot in system.slots}
+            renamed = [renamed_action(a, system.slots, self.system.slots) for a in actions[:steps]]
+            witness = lifted_witness(self.ruleset, self.scope, key.id if prop else key[1], named, renamed, self.seed, prop)
+            if witness is not None:
+                found[key] = Outcome(witness.depth, witness=witness)
+        return found
 
     def _in_pregame(self, goals: dict, budget: Budget, start: int) -> dict:
         """What the runs of the pregame's actions alone (`slicing.pregame_system`) settle: a probe
@@ -336,6 +367,28 @@ class _Sweep:
 # ---------------------------------------------------------------- dead actions
 
 AT_EVERY_DEPTH = "proved at every depth (players and cards of the scope)"
+
+
+# What a question of the smaller game may cost: this fraction of a question's resource budget.
+SMALLER_GAME_SHARE = 8
+
+
+def smaller_game(ruleset: RuleSet, scope: Scope) -> Scope | None:
+    """The game in which lint first looks for what it has not found within the base case: two deck
+    cards per player, no sideboard, no tokens (a run there is a run here, every other card left
+    where it starts); None when the scope is no larger."""
+    small = ruleset.scope_for(replace(scope, cards=min(scope.cards, 2), sideboard=0, tokens=0, hand=min(scope.hand, 2)))
+    if small == scope or small.hand_modifier_problem() is not None:
+        return None
+    return small
+
+
+def renamed_action(action: Action, slots: tuple, into: tuple) -> Action:
+    """The action with each card it names given as the slot of the same name among `into`."""
+    index = {slot.name: slot.index for slot in into}
+    one = lambda c: None if c is None else index[slots[c].name]  # noqa: E731
+    return replace(action, card=one(action.card), cards=tuple(sorted(index[slots[c].name] for c in action.cards)),
+                   order=tuple((key, tuple(index[slots[c].name] for c in order)) for key, order in action.order))
 
 
 def _action_probe_id(kind: ActionKind) -> str:

@@ -19,7 +19,7 @@ from .evaluate import compile_lazily
 from .explicit import SINGLE, TYPES, StateSpace, candidate_forms, positioned, types_of
 from .interpreter import IllegalAction, World, apply, outcome_or_refusal
 from .semantics.step import OrderMissing
-from .model import Action, ActionKind, GameState, Scope, Step
+from .model import Action, ActionKind, CardType, GameState, Scope, Step
 from .properties import Property, PropertyKind
 from .replay import backend_at, execute, first_violation
 from .ruleset import RuleSet
@@ -120,6 +120,25 @@ def found_witnesses(ruleset: RuleSet, scope: Scope, props: list[Property], rules
              for i, (world, actions) in violated.items()},
             {r: _shrunk(space, world, r, actions, partial(_decides_last, withouts[r], space), seed)
              for r, (world, actions) in changed.items()})
+
+
+def lifted_witness(ruleset: RuleSet, scope: Scope, name: str, card_types: dict[str, CardType], actions: list[Action],
+                   seed: int = 0, prop: Property | None = None) -> Witness | None:
+    """A run found in a smaller game (its cards named as in this scope, with their types), as a
+    witness in this scope: the same actions, replayed from this scope's start with every other
+    card left where it starts (each of the first type it may have), shrunk. None when the run
+    does not replay to the same end here: `prop` violated, or else its last step decided by the
+    rule `name`."""
+    space = StateSpace(ruleset, scope)
+    if space.start is None:
+        return None
+    types = tuple(card_types.get(slot.name) or TYPES[(types_of(space.start.types, slot.index) & -types_of(space.start.types, slot.index)).bit_length() - 1]
+                  for slot in space.slots)
+    world = space.concrete_world(types)
+    reached = partial(_violates, prop, space) if prop is not None else partial(_decides_last, ruleset.without([name]), space)
+    if reached(world, actions) is None:
+        return None
+    return _shrunk(space, world, name, actions, reached, seed, prop)
 
 
 def differing_runs(allowing: RuleSet, refusing: RuleSet, scope: Scope, kinds: list[ActionKind], runs: int, length: int,
