@@ -138,6 +138,51 @@ BAD_INPUT = {
         11,
         "step 1 expectation: unknown key 'zoen' (did you mean 'zone'?)",
     ),
+    "zone-expectation-without-size": (
+        SCENARIO_HEAD + '\n[[step]]\naction = "destroy"\ncard = "Bear"\nexpect = [{ zone = "battlefield" }]\n',
+        11,
+        'step 1: an expectation of a zone states its `size`, the number of cards in it (0 or more), as in { zone = "battlefield", size = 1 }',
+    ),
+    "zone-expectation-negative-size": (
+        SCENARIO_HEAD + '\n[[step]]\naction = "destroy"\ncard = "Bear"\nexpect = [{ zone = "stack", size = -1 }]\n',
+        11,
+        "step 1: an expectation of a zone states its `size`",
+    ),
+    "zone-expectation-size-true": (
+        SCENARIO_HEAD + '\n[[step]]\naction = "destroy"\ncard = "Bear"\nexpect = [{ zone = "stack", size = true }]\n',
+        11,
+        "step 1: an expectation of a zone states its `size`",
+    ),
+    "personal-zone-without-player": (
+        SCENARIO_HEAD + '\n[[step]]\naction = "destroy"\ncard = "Bear"\nexpect = [{ zone = "graveyard", size = 1 }]\n',
+        11,
+        'step 1: each player has a graveyard; name whose: { zone = "graveyard", player = "A", size = 1 }',
+    ),
+    "shared-zone-with-player": (
+        SCENARIO_HEAD + '\n[[step]]\naction = "destroy"\ncard = "Bear"\nexpect = [{ zone = "stack", player = "A", size = 0 }]\n',
+        11,
+        'step 1: the stack is shared by the players; an expectation of it names no `player`: { zone = "stack", size = 1 }',
+    ),
+    "zone-expectation-unknown-player": (
+        SCENARIO_HEAD + '\n[[step]]\naction = "destroy"\ncard = "Bear"\nexpect = [{ zone = "library", player = "C", size = 0 }]\n',
+        11,
+        "unknown player in step 1 expectation 'C'",
+    ),
+    "zone-expectation-not-a-zone": (
+        SCENARIO_HEAD + '\n[[step]]\naction = "destroy"\ncard = "Bear"\nexpect = [{ zone = "outside", player = "A", size = 0 }]\n',
+        11,
+        "unknown zone in step 1 expectation 'outside'",
+    ),
+    "zone-expectation-unknown-key": (
+        SCENARIO_HEAD + '\n[[step]]\naction = "destroy"\ncard = "Bear"\nexpect = [{ zone = "stack", szie = 0 }]\n',
+        11,
+        "step 1 expectation of a zone: unknown key 'szie' (did you mean 'size'?)",
+    ),
+    "size-of-a-card": (
+        SCENARIO_HEAD + '\n[[step]]\naction = "destroy"\ncard = "Bear"\nexpect = [{ card = "Bear", zone = "graveyard", size = 1 }]\n',
+        11,
+        'step 1: `size` is the number of cards in a zone, expected of a zone and no card: { zone = "stack", size = 1 }',
+    ),
 }
 
 
@@ -252,3 +297,17 @@ def test_a_scenario_reads_its_rule_set_file_from_its_own_folder(capsys, tmp_path
     assert code == 1 and err == "" and "not in mtg-current" in out
     monkeypatch.chdir(SCENARIOS)
     assert main(["run", str(path)]) == 1
+
+
+def run_text(tmp_path, text: str, name: str = "reasons.toml"):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return run_scenario(load_scenario(path))
+
+
+def test_zone_sizes_are_checked_for_shared_and_personal_zones(tmp_path):
+    text = WRONG.replace('expect = [{ card = "Bear", zone = "hand", whose = "A" }]',
+                         'expect = [{ zone = "battlefield", size = 1 }, { zone = "graveyard", player = "A", size = 0 }, { zone = "graveyard", player = "B", size = 0 }]')
+    assert [(f.step, f.message) for f in run_text(tmp_path, text).failures] == [
+        (2, "battlefield: expected size = 1, got 0"), (2, "graveyard/A: expected size = 0, got 1"),
+    ]

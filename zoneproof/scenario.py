@@ -3,7 +3,7 @@
 A scenario names its rule set, its cards (owner, type, token or sideboard, where each starts) and
 its steps, written with the same action names the traces use; after any step it may state what a
 person expects: where a card is, who controls it, its place in a pile, who may see its face, whether it is still the same
-object, whether its memory survived, or that the step is illegal.
+object, whether its memory survived, how many cards a zone holds, or that the step is illegal.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from .errors import InputError, Location, did_you_mean
 from .interpreter import IllegalAction, World, apply, sees
 from .model import (
     COMMANDER_TYPES,
+    GAME_ZONES,
     ORDERED_ZONES,
     PERSONAL_ZONES,
     PLAYER_NAMES,
@@ -46,15 +47,17 @@ EXPECTATION_KEYS = {"card", "zone", "whose", "controller", "position", "same_obj
 # What a step may expect of a player (the pregame, 103.4/103.5): its pregame record, the size of
 # its hand and library, and whether the game has started.
 PLAYER_EXPECTATION_KEYS = {"player", "drawn", "mulligans", "free_mulligan", "kept", "owed", "looked", "searched", "hand", "library", "started"}
+ZONE_EXPECTATION_KEYS = {"zone", "player", "size"}
 STEP_KEYS = {"action", "card", "player", "n", "zone", "order", "cards", "to_command", "illegal", "expect"}
 CARD_KEYS = {"name", "owner", "type", "token", "sideboard", "commander", "start"}
 
 
 @dataclass(frozen=True)
 class Expectation:
-    card: str  # the card, or for a player expectation the player's name
+    card: str  # the card; for a player expectation or one of a personal zone the player's name
     checks: tuple[tuple[str, object], ...]  # (key, expected value) in file order
     player: bool = False
+    zone: Zone | None = None  # for a zone expectation, the zone whose size it checks
 
 
 @dataclass(frozen=True)
@@ -322,11 +325,16 @@ def _step(r: _Reader, raw: dict, number: int, names: dict, player_names: dict) -
         r.fail(f"{where}: `expect` is a list of tables like {{ card = \"Bear\", zone = \"graveyard\" }}", "expect")
     parsed = []
     for e in expectations:
+        if "zone" in e and "card" not in e:
+            parsed.append(_zone_expectation(r, e, where, player_names))
+            continue
         if "player" in e:
             r.known_keys(e, PLAYER_EXPECTATION_KEYS, f"{where} expectation of a player", "expect")
             r.choice(e.get("player"), player_names, f"player in {where} expectation", "expect")
             parsed.append(Expectation(e["player"], tuple((k, v) for k, v in e.items() if k != "player"), player=True))
             continue
+        if "size" in e:
+            r.fail(f'{where}: `size` is the number of cards in a zone, expected of a zone and no card: {{ zone = "stack", size = 1 }}', "expect")
         r.known_keys(e, EXPECTATION_KEYS, f"{where} expectation", "expect")
         r.choice(e.get("card"), names, f"card in {where} expectation", "expect")
         seen_by = e.get("seen_by", [])
@@ -337,6 +345,24 @@ def _step(r: _Reader, raw: dict, number: int, names: dict, player_names: dict) -
         parsed.append(Expectation(e["card"], tuple((k, v) for k, v in e.items() if k != "card")))
     action = Action(kind=kind, card=card, player=player, n=n, zone=zone, order=order, cards=cards, to_command=to_command)
     return ScenarioStep(action, illegal, tuple(parsed), r.file.line("action", "step", number - 1))
+
+
+def _zone_expectation(r: _Reader, e: dict, where: str, player_names: dict) -> Expectation:
+    """{ zone = "stack", size = 1 }, or with the `player` whose library, hand or graveyard it is."""
+    r.known_keys(e, ZONE_EXPECTATION_KEYS, f"{where} expectation of a zone", "expect")
+    zone = r.choice(e["zone"], {z.value: z for z in GAME_ZONES}, f"zone in {where} expectation", "expect")
+    example = f'{{ zone = "{zone.value}", player = "A", size = 1 }}' if zone in PERSONAL_ZONES else f'{{ zone = "{zone.value}", size = 1 }}'
+    size = e.get("size")
+    if not isinstance(size, int) or isinstance(size, bool) or size < 0:
+        r.fail(f"{where}: an expectation of a zone states its `size`, the number of cards in it (0 or more), as in {example}", "expect")
+    player = e.get("player")
+    if zone in PERSONAL_ZONES and player is None:
+        r.fail(f"{where}: each player has a {zone.value}; name whose: {example}", "expect")
+    if zone not in PERSONAL_ZONES and player is not None:
+        r.fail(f"{where}: the {zone.value} is shared by the players; an expectation of it names no `player`: {example}", "expect")
+    if player is not None:
+        r.choice(player, player_names, f"player in {where} expectation", "expect")
+    return Expectation(player or "", (("size", size),), zone=zone)
 
 
 # ---------------------------------------------------------------- running
@@ -373,6 +399,13 @@ def _check(scenario: Scenario, number: int, step: ScenarioStep, states: list[Gam
     for e in step.expectations:
         if e.player:
             failures += _check_player(scenario, number, e, now)
+            continue
+        if e.zone is not None:
+            [(_, expected)] = e.checks
+            p = PLAYER_NAMES.index(e.card) if e.card else None
+            actual = now.size(e.zone, p)
+            if actual != expected:
+                failures.append(Failure(number, f"{zone_key(e.zone, p)}: expected size = {expected!r}, got {actual!r}"))
             continue
         slot = scenario.names[e.card]
         o = now.objects[slot]
