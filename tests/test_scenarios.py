@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from zoneproof.cli import main
-from zoneproof.scenario import load_scenario, run_scenario
+from zoneproof.scenario import load_scenario, refusal_matches, run_scenario
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 FILES = sorted(SCENARIOS.glob("*.toml"))
@@ -137,6 +137,16 @@ BAD_INPUT = {
         SCENARIO_HEAD + '\n[[step]]\naction = "destroy"\ncard = "Bear"\nexpect = [{ card = "Bear", zoen = "graveyard" }]\n',
         11,
         "step 1 expectation: unknown key 'zoen' (did you mean 'zone'?)",
+    ),
+    "illegal-a-number": (
+        SCENARIO_HEAD + '\n[[step]]\naction = "destroy"\ncard = "Bear"\nillegal = 405.5\n',
+        11,
+        'step 1: `illegal` is true or, in quotes, why the rules refuse the step, as in illegal = "405.5" or illegal = "not the top of the stack"; not 405.5',
+    ),
+    "illegal-empty": (
+        SCENARIO_HEAD + '\n[[step]]\naction = "destroy"\ncard = "Bear"\nillegal = " "\n',
+        11,
+        'step 1: `illegal` is empty; write why the rules refuse the step, as in illegal = "405.5", or illegal = true',
     ),
     "zone-expectation-without-size": (
         SCENARIO_HEAD + '\n[[step]]\naction = "destroy"\ncard = "Bear"\nexpect = [{ zone = "battlefield" }]\n',
@@ -299,10 +309,63 @@ def test_a_scenario_reads_its_rule_set_file_from_its_own_folder(capsys, tmp_path
     assert main(["run", str(path)]) == 1
 
 
+REASONS = SCENARIOS / "resolve-under-the-top-refused-citing-405-5.toml"
+
+
+@pytest.mark.parametrize("reason, given", [
+    ("405.5", True), ("(405.5)", True), ("not the top of the stack", True), ("NOT THE TOP OF THE STACK", True),
+    ("Shock is not the top", True), ("405", False), ("405.55", False), ("05.5", False), ("stac", False), ("not on the stack", False),
+])
+def test_a_reason_is_matched_ignoring_case_and_never_inside_a_longer_word_or_rule_number(reason, given):
+    assert refusal_matches(reason, "Shock is not the top of the stack (405.5)") is given
+
+
+@pytest.mark.parametrize("message, given", [
+    ("the library is empty (405.55)", False), ("x (405.5a)", False), ("x (103.5.keep-zero)", False), ("x 1405.5", False),
+    ("x (405.5: a spell)", True), ("rule 405.5 closes it", True), ("fixed by 400.1, 405.5", True), ("405.5.", True),
+])
+def test_a_rule_number_matches_only_that_rule(message, given):
+    assert refusal_matches("405.5", message) is given
+
+
 def run_text(tmp_path, text: str, name: str = "reasons.toml"):
     path = tmp_path / name
     path.write_text(text, encoding="utf-8")
     return run_scenario(load_scenario(path))
+
+
+def test_a_refusal_for_the_stated_reason_passes_and_true_still_accepts_any_refusal(tmp_path):
+    text = REASONS.read_text(encoding="utf-8")
+    assert 'illegal = "405.5"' in text and 'illegal = "not the top of the stack"' in text
+    assert run_text(tmp_path, text).passed
+    assert run_text(tmp_path, text.replace('"not the top of the stack"', '"Not The Top Of The Stack"')).passed
+    assert run_text(tmp_path, text.replace('illegal = "405.5"', "illegal = true").replace('illegal = "not the top of the stack"', "illegal = true")).passed
+
+
+def test_a_refusal_for_another_reason_fails_naming_the_step_the_reason_and_the_refusal(capsys, tmp_path):
+    path = tmp_path / "other-reason.toml"
+    path.write_text(REASONS.read_text(encoding="utf-8").replace('illegal = "405.5"', 'illegal = "405.55"'), encoding="utf-8")
+    result = run_scenario(load_scenario(path))
+    assert [(f.step, f.message) for f in result.failures] == [
+        (4, "expected the action to be illegal for '405.55', but it is illegal for another reason: Shock is not the top of the stack (405.5)"),
+    ]
+    assert len(result.steps) == 7  # the step is still refused: the run goes on
+    assert main(["run", str(path)]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    failing = lines.index("        ✗ expected the action to be illegal for '405.55', but it is illegal for another reason: Shock is not the top of the stack (405.5)")
+    assert lines[failing - 1].strip().startswith("4.  resolve Shock")
+
+
+def test_a_refusal_caused_by_a_malformed_step_does_not_pass_for_a_rule(tmp_path):
+    text = REASONS.read_text(encoding="utf-8").replace('card = "Shock"\nillegal = "405.5"', 'card = "Shock"\nplayer = "A"\nillegal = "405.5"')
+    [failure] = run_text(tmp_path, text).failures
+    assert failure.step == 4 and failure.message.endswith("but it is illegal for another reason: resolve takes no player")
+    assert run_text(tmp_path, text.replace('illegal = "405.5"', "illegal = true")).passed
+
+
+def test_a_step_with_a_reason_that_is_carried_out_fails(tmp_path):
+    [failure] = run_text(tmp_path, WRONG.replace('expect = [{ card = "Bear", zone = "hand", whose = "A" }]', 'illegal = "400.3"')).failures
+    assert failure.step == 2 and failure.message == "expected the action to be illegal for '400.3', but it was carried out"
 
 
 def test_zone_sizes_are_checked_for_shared_and_personal_zones(tmp_path):
@@ -311,3 +374,4 @@ def test_zone_sizes_are_checked_for_shared_and_personal_zones(tmp_path):
     assert [(f.step, f.message) for f in run_text(tmp_path, text).failures] == [
         (2, "battlefield: expected size = 1, got 0"), (2, "graveyard/A: expected size = 0, got 1"),
     ]
+

@@ -3,12 +3,13 @@
 A scenario names its rule set, its cards (owner, type, token or sideboard, where each starts) and
 its steps, written with the same action names the traces use; after any step it may state what a
 person expects: where a card is, who controls it, its place in a pile, who may see its face, whether it is still the same
-object, whether its memory survived, how many cards a zone holds, or that the step is illegal.
+object, whether its memory survived, how many cards a zone holds, or that the step is illegal (and why).
 """
 
 from __future__ import annotations
 
 import os
+import re
 
 import tomli_w
 
@@ -64,6 +65,7 @@ class Expectation:
 class ScenarioStep:
     action: Action
     illegal: bool
+    reason: str | None  # what the refusal of an illegal step must say (refusal_matches); None: any refusal
     expectations: tuple[Expectation, ...]
     line: int | None  # of its `action` in the file (of its [[step]] header without one)
 
@@ -315,8 +317,15 @@ def _step(r: _Reader, raw: dict, number: int, names: dict, player_names: dict) -
         r.fail(f"{where}: `cards` is a list of card names", "cards")
     cards = tuple(sorted(r.choice(x, names, f"card in {where}", "cards") for x in listed_cards))
     illegal = raw.get("illegal", False)
-    if not isinstance(illegal, bool):
-        r.fail(f"{where}: `illegal` is true or false", "illegal")
+    reason = None
+    if isinstance(illegal, str):
+        reason = illegal.strip()
+        if not reason:
+            r.fail(f'{where}: `illegal` is empty; write why the rules refuse the step, as in illegal = "405.5", or illegal = true', "illegal")
+        illegal = True
+    elif not isinstance(illegal, bool):
+        r.fail(f'{where}: `illegal` is true or, in quotes, why the rules refuse the step, as in illegal = "405.5"'
+               f' or illegal = "not the top of the stack"; not {illegal!r}', "illegal")
     to_command = raw.get("to_command", False)
     if not isinstance(to_command, bool):
         r.fail(f"{where}: `to_command` is true or false", "to_command")
@@ -344,7 +353,7 @@ def _step(r: _Reader, raw: dict, number: int, names: dict, player_names: dict) -
             r.choice(player_name, player_names, f"player in {where} seen_by", "expect")
         parsed.append(Expectation(e["card"], tuple((k, v) for k, v in e.items() if k != "card")))
     action = Action(kind=kind, card=card, player=player, n=n, zone=zone, order=order, cards=cards, to_command=to_command)
-    return ScenarioStep(action, illegal, tuple(parsed), r.file.line("action", "step", number - 1))
+    return ScenarioStep(action, illegal, reason, tuple(parsed), r.file.line("action", "step", number - 1))
 
 
 def _zone_expectation(r: _Reader, e: dict, where: str, player_names: dict) -> Expectation:
@@ -365,6 +374,15 @@ def _zone_expectation(r: _Reader, e: dict, where: str, player_names: dict) -> Ex
     return Expectation(player or "", (("size", size),), zone=zone)
 
 
+def refusal_matches(reason: str, message: str) -> bool:
+    """Whether a refusal's message gives the reason: it holds the reason's text, ignoring case, but not
+    as part of a longer word or rule number ("405.5" is in "(405.5)", not in "405.55", "405.5a" or
+    "405.5.keep-zero"; "stack" is not in "stacked")."""
+    before = r"(?<!\w)(?<!\w[.-])" if reason[:1].isalnum() else ""
+    after = r"(?!\w|[.-]\w)" if reason[-1:].isalnum() else ""
+    return re.search(before + re.escape(reason) + after, message, re.IGNORECASE) is not None
+
+
 # ---------------------------------------------------------------- running
 
 
@@ -379,6 +397,8 @@ def run_scenario(scenario: Scenario) -> ScenarioResult:
             outcome = apply(world, state, step.action)
         except IllegalAction as e:
             if step.illegal:
+                if step.reason is not None and not refusal_matches(step.reason, str(e)):
+                    failures.append(Failure(number, f"expected the action to be illegal for {step.reason!r}, but it is illegal for another reason: {e}"))
                 steps.append(None)
                 states.append(state)
                 failures += _check(scenario, number, step, states)
@@ -386,7 +406,8 @@ def run_scenario(scenario: Scenario) -> ScenarioResult:
             failures.append(Failure(number, f"the action is illegal: {e}"))
             break
         if step.illegal:
-            failures.append(Failure(number, "expected the action to be illegal, but it was carried out"))
+            why = f" for {step.reason!r}" if step.reason is not None else ""
+            failures.append(Failure(number, f"expected the action to be illegal{why}, but it was carried out"))
         steps.append(Step(step.action, outcome.state, outcome.rules))
         states.append(outcome.state)
         failures += _check(scenario, number, step, states)
