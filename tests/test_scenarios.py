@@ -7,7 +7,10 @@ from pathlib import Path
 import pytest
 
 from zoneproof.cli import main
-from zoneproof.scenario import load_scenario, refusal_matches, run_scenario
+from zoneproof.interpreter import apply
+from zoneproof.model import Action, ActionKind, Scope, Step
+from zoneproof.scenario import load_scenario, parse_scenario, refusal_matches, run_scenario, write_scenario
+from zoneproof.trace import Trace, of_ruleset
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 FILES = sorted(SCENARIOS.glob("*.toml"))
@@ -375,3 +378,62 @@ def test_zone_sizes_are_checked_for_shared_and_personal_zones(tmp_path):
         (2, "battlefield: expected size = 1, got 0"), (2, "graveyard/A: expected size = 0, got 1"),
     ]
 
+
+PILES = """\
+name = "The trace's cards"
+cites = ["405.5"]
+ruleset = "mine.toml"
+
+[[card]]
+name = "A1"
+owner = "A"
+type = "instant"
+start = "hand"
+
+[[card]]
+name = "A2"
+owner = "A"
+
+[[card]]
+name = "B1"
+owner = "B"
+type = "instant"
+start = "hand"
+
+[[card]]
+name = "B2"
+owner = "B"
+"""
+
+
+def trace_of(tmp_path, moves: list[tuple[str, str, int]]) -> tuple[Trace, dict]:
+    """A trace of the moves (action, card, player), from the start PILES describes (its cards have
+    the names a check gives them)."""
+    (tmp_path / "mine.toml").write_text((SCENARIOS.parent.parent / "model" / "mtg-current.toml").read_text(encoding="utf-8"), encoding="utf-8")
+    scenario = parse_scenario(PILES, str(tmp_path / "piles.toml"))
+    world, state, steps = scenario.world, scenario.start, []
+    for kind, card, player in moves:
+        action = Action(ActionKind(kind), card=scenario.names[card], player=player)
+        outcome = apply(world, state, action)
+        steps.append(Step(action, outcome.state, outcome.rules))
+        state = outcome.state
+    trace = Trace(**of_ruleset(world.ruleset), property_id="conflict", property_cites=(), property_kind="step", property_text="",
+                  scope=Scope(players=2, cards=2, sideboard=0, tokens=0), seed=0, card_types=world.card_types,
+                  initial=scenario.start, steps=tuple(steps), violation_step=len(steps))
+    return trace, scenario.names
+
+
+@pytest.mark.parametrize("refused, reason", [
+    ("resolve A1", "405.5"),  # the refusal cites one rule: its number
+    ("discard A2", "A2 is not in a hand"),  # none: the whole message
+])
+def test_a_written_scenario_names_the_reason_of_its_refused_last_step_and_passes(tmp_path, refused, reason):
+    kind, card = refused.split()
+    trace, names = trace_of(tmp_path, [("cast", "A1", 0), ("cast", "B1", 1)])
+    path = tmp_path / "out" / "written.scenario.toml"  # a new folder, where the rule set is "../mine.toml"
+    write_scenario(trace, "no legal outcome", path, refused=Action(ActionKind(kind), card=names[card]))
+    text = path.read_text(encoding="utf-8")
+    assert 'ruleset = "../mine.toml"' in text
+    assert text.count("illegal") == 1 and f'illegal = "{reason}"' in text
+    result = run_scenario(load_scenario(path))
+    assert result.passed and result.steps[-1] is None

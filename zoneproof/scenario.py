@@ -584,9 +584,36 @@ def action_entry(a: Action, slots) -> dict:
     return entry
 
 
+RULE_NUMBER = re.compile(r"(?<![\w.])\d{3}\.\d+[a-z]?(?:\.[a-z][a-z-]*[a-z])?(?![\w-])")
+
+
 def write_scenario(trace: Trace, violation: str, path: Path, refused: Action | None = None) -> None:
-    """Write the trace as a scenario; `refused` adds a last step that must be illegal."""
+    """Write the trace as a scenario; `refused` adds a last step that must be illegal, for the reason
+    the interpreter gives: the rule number its refusal cites, if just one, else its message."""
     doc = scenario_from_trace(trace, violation, path.parent)
     if refused is not None:
         doc["step"].append(action_entry(refused, trace.slots) | {"illegal": True})
+        path.parent.mkdir(parents=True, exist_ok=True)  # a rule set named from the folder is read through it
+        message = _last_refusal(doc, path)
+        if message is not None:
+            cited = set(RULE_NUMBER.findall(message))
+            reason = cited.pop() if len(cited) == 1 else message
+            doc["step"][-1]["illegal"] = reason if refusal_matches(reason, message) else message
     write_atomically(path, tomli_w.dumps(doc))
+
+
+def _last_refusal(doc: dict, path: Path) -> str | None:
+    """The message with which the interpreter refuses the scenario's last step, run as the file
+    will be; None if the file would not read or the run does not end in that refusal."""
+    try:
+        scenario = parse_scenario(tomli_w.dumps(doc), str(path))
+        state = scenario.start
+        for step in scenario.steps[:-1]:
+            state = apply(scenario.world, state, step.action).state
+    except (InputError, IllegalAction):
+        return None
+    try:
+        apply(scenario.world, state, scenario.steps[-1].action)
+    except IllegalAction as e:
+        return str(e)
+    return None
