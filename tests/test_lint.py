@@ -62,6 +62,7 @@ def test_a_planted_conflict_is_named_by_its_rule_and_written_as_a_scenario_that_
     (conflict,) = report["conflicts"]
     assert conflict["rules"] == ["999.1"] and conflict["step"] == 0 and code == 1
     assert "nothing may enter the graveyard" in conflict["event"]
+    assert 'illegal = "999.1"' in Path(conflict["scenario"]).read_text(encoding="utf-8")  # the rule the refusal cites
     assert run("run", conflict["scenario"])[0] == 0  # the scenario confirms the event is refused
 
 

@@ -3,12 +3,13 @@
 A scenario names its rule set, its cards (owner, type, token or sideboard, where each starts) and
 its steps, written with the same action names the traces use; after any step it may state what a
 person expects: where a card is, who controls it, its place in a pile, who may see its face, whether it is still the same
-object, whether its memory survived, or that the step is illegal.
+object, whether its memory survived, how many cards a zone holds, or that the step is illegal (and why).
 """
 
 from __future__ import annotations
 
 import os
+import re
 
 import tomli_w
 
@@ -19,6 +20,7 @@ from .errors import InputError, Location, did_you_mean
 from .interpreter import IllegalAction, World, apply, sees
 from .model import (
     COMMANDER_TYPES,
+    GAME_ZONES,
     ORDERED_ZONES,
     PERSONAL_ZONES,
     PLAYER_NAMES,
@@ -46,21 +48,24 @@ EXPECTATION_KEYS = {"card", "zone", "whose", "controller", "position", "same_obj
 # What a step may expect of a player (the pregame, 103.4/103.5): its pregame record, the size of
 # its hand and library, and whether the game has started.
 PLAYER_EXPECTATION_KEYS = {"player", "drawn", "mulligans", "free_mulligan", "kept", "owed", "looked", "searched", "hand", "library", "started"}
+ZONE_EXPECTATION_KEYS = {"zone", "player", "size"}
 STEP_KEYS = {"action", "card", "player", "n", "zone", "order", "cards", "to_command", "illegal", "expect"}
 CARD_KEYS = {"name", "owner", "type", "token", "sideboard", "commander", "start"}
 
 
 @dataclass(frozen=True)
 class Expectation:
-    card: str  # the card, or for a player expectation the player's name
+    card: str  # the card; for a player expectation or one of a personal zone the player's name
     checks: tuple[tuple[str, object], ...]  # (key, expected value) in file order
     player: bool = False
+    zone: Zone | None = None  # for a zone expectation, the zone whose size it checks
 
 
 @dataclass(frozen=True)
 class ScenarioStep:
     action: Action
     illegal: bool
+    reason: str | None  # what the refusal of an illegal step must say (refusal_matches); None: any refusal
     expectations: tuple[Expectation, ...]
     line: int | None  # of its `action` in the file (of its [[step]] header without one)
 
@@ -312,8 +317,15 @@ def _step(r: _Reader, raw: dict, number: int, names: dict, player_names: dict) -
         r.fail(f"{where}: `cards` is a list of card names", "cards")
     cards = tuple(sorted(r.choice(x, names, f"card in {where}", "cards") for x in listed_cards))
     illegal = raw.get("illegal", False)
-    if not isinstance(illegal, bool):
-        r.fail(f"{where}: `illegal` is true or false", "illegal")
+    reason = None
+    if isinstance(illegal, str):
+        reason = illegal.strip()
+        if not reason:
+            r.fail(f'{where}: `illegal` is empty; write why the rules refuse the step, as in illegal = "405.5", or illegal = true', "illegal")
+        illegal = True
+    elif not isinstance(illegal, bool):
+        r.fail(f'{where}: `illegal` is true or, in quotes, why the rules refuse the step, as in illegal = "405.5"'
+               f' or illegal = "not the top of the stack"; not {illegal!r}', "illegal")
     to_command = raw.get("to_command", False)
     if not isinstance(to_command, bool):
         r.fail(f"{where}: `to_command` is true or false", "to_command")
@@ -322,11 +334,16 @@ def _step(r: _Reader, raw: dict, number: int, names: dict, player_names: dict) -
         r.fail(f"{where}: `expect` is a list of tables like {{ card = \"Bear\", zone = \"graveyard\" }}", "expect")
     parsed = []
     for e in expectations:
+        if "zone" in e and "card" not in e:
+            parsed.append(_zone_expectation(r, e, where, player_names))
+            continue
         if "player" in e:
             r.known_keys(e, PLAYER_EXPECTATION_KEYS, f"{where} expectation of a player", "expect")
             r.choice(e.get("player"), player_names, f"player in {where} expectation", "expect")
             parsed.append(Expectation(e["player"], tuple((k, v) for k, v in e.items() if k != "player"), player=True))
             continue
+        if "size" in e:
+            r.fail(f'{where}: `size` is the number of cards in a zone, expected of a zone and no card: {{ zone = "stack", size = 1 }}', "expect")
         r.known_keys(e, EXPECTATION_KEYS, f"{where} expectation", "expect")
         r.choice(e.get("card"), names, f"card in {where} expectation", "expect")
         seen_by = e.get("seen_by", [])
@@ -336,7 +353,34 @@ def _step(r: _Reader, raw: dict, number: int, names: dict, player_names: dict) -
             r.choice(player_name, player_names, f"player in {where} seen_by", "expect")
         parsed.append(Expectation(e["card"], tuple((k, v) for k, v in e.items() if k != "card")))
     action = Action(kind=kind, card=card, player=player, n=n, zone=zone, order=order, cards=cards, to_command=to_command)
-    return ScenarioStep(action, illegal, tuple(parsed), r.file.line("action", "step", number - 1))
+    return ScenarioStep(action, illegal, reason, tuple(parsed), r.file.line("action", "step", number - 1))
+
+
+def _zone_expectation(r: _Reader, e: dict, where: str, player_names: dict) -> Expectation:
+    """{ zone = "stack", size = 1 }, or with the `player` whose library, hand or graveyard it is."""
+    r.known_keys(e, ZONE_EXPECTATION_KEYS, f"{where} expectation of a zone", "expect")
+    zone = r.choice(e["zone"], {z.value: z for z in GAME_ZONES}, f"zone in {where} expectation", "expect")
+    example = f'{{ zone = "{zone.value}", player = "A", size = 1 }}' if zone in PERSONAL_ZONES else f'{{ zone = "{zone.value}", size = 1 }}'
+    size = e.get("size")
+    if not isinstance(size, int) or isinstance(size, bool) or size < 0:
+        r.fail(f"{where}: an expectation of a zone states its `size`, the number of cards in it (0 or more), as in {example}", "expect")
+    player = e.get("player")
+    if zone in PERSONAL_ZONES and player is None:
+        r.fail(f"{where}: each player has a {zone.value}; name whose: {example}", "expect")
+    if zone not in PERSONAL_ZONES and player is not None:
+        r.fail(f"{where}: the {zone.value} is shared by the players; an expectation of it names no `player`: {example}", "expect")
+    if player is not None:
+        r.choice(player, player_names, f"player in {where} expectation", "expect")
+    return Expectation(player or "", (("size", size),), zone=zone)
+
+
+def refusal_matches(reason: str, message: str) -> bool:
+    """Whether a refusal's message gives the reason: it holds the reason's text, ignoring case, but not
+    as part of a longer word or rule number ("405.5" is in "(405.5)", not in "405.55", "405.5a" or
+    "405.5.keep-zero"; "stack" is not in "stacked")."""
+    before = r"(?<!\w)(?<!\w[.-])" if reason[:1].isalnum() else ""
+    after = r"(?!\w|[.-]\w)" if reason[-1:].isalnum() else ""
+    return re.search(before + re.escape(reason) + after, message, re.IGNORECASE) is not None
 
 
 # ---------------------------------------------------------------- running
@@ -353,6 +397,8 @@ def run_scenario(scenario: Scenario) -> ScenarioResult:
             outcome = apply(world, state, step.action)
         except IllegalAction as e:
             if step.illegal:
+                if step.reason is not None and not refusal_matches(step.reason, str(e)):
+                    failures.append(Failure(number, f"expected the action to be illegal for {step.reason!r}, but it is illegal for another reason: {e}"))
                 steps.append(None)
                 states.append(state)
                 failures += _check(scenario, number, step, states)
@@ -360,7 +406,8 @@ def run_scenario(scenario: Scenario) -> ScenarioResult:
             failures.append(Failure(number, f"the action is illegal: {e}"))
             break
         if step.illegal:
-            failures.append(Failure(number, "expected the action to be illegal, but it was carried out"))
+            why = f" for {step.reason!r}" if step.reason is not None else ""
+            failures.append(Failure(number, f"expected the action to be illegal{why}, but it was carried out"))
         steps.append(Step(step.action, outcome.state, outcome.rules))
         states.append(outcome.state)
         failures += _check(scenario, number, step, states)
@@ -373,6 +420,13 @@ def _check(scenario: Scenario, number: int, step: ScenarioStep, states: list[Gam
     for e in step.expectations:
         if e.player:
             failures += _check_player(scenario, number, e, now)
+            continue
+        if e.zone is not None:
+            [(_, expected)] = e.checks
+            p = PLAYER_NAMES.index(e.card) if e.card else None
+            actual = now.size(e.zone, p)
+            if actual != expected:
+                failures.append(Failure(number, f"{zone_key(e.zone, p)}: expected size = {expected!r}, got {actual!r}"))
             continue
         slot = scenario.names[e.card]
         o = now.objects[slot]
@@ -530,9 +584,36 @@ def action_entry(a: Action, slots) -> dict:
     return entry
 
 
+RULE_NUMBER = re.compile(r"(?<![\w.])\d{3}\.\d+[a-z]?(?:\.[a-z][a-z-]*[a-z])?(?![\w-])")
+
+
 def write_scenario(trace: Trace, violation: str, path: Path, refused: Action | None = None) -> None:
-    """Write the trace as a scenario; `refused` adds a last step that must be illegal."""
+    """Write the trace as a scenario; `refused` adds a last step that must be illegal, for the reason
+    the interpreter gives: the rule number its refusal cites, if just one, else its message."""
     doc = scenario_from_trace(trace, violation, path.parent)
     if refused is not None:
         doc["step"].append(action_entry(refused, trace.slots) | {"illegal": True})
+        path.parent.mkdir(parents=True, exist_ok=True)  # a rule set named from the folder is read through it
+        message = _last_refusal(doc, path)
+        if message is not None:
+            cited = set(RULE_NUMBER.findall(message))
+            reason = cited.pop() if len(cited) == 1 else message
+            doc["step"][-1]["illegal"] = reason if refusal_matches(reason, message) else message
     write_atomically(path, tomli_w.dumps(doc))
+
+
+def _last_refusal(doc: dict, path: Path) -> str | None:
+    """The message with which the interpreter refuses the scenario's last step, run as the file
+    will be; None if the file would not read or the run does not end in that refusal."""
+    try:
+        scenario = parse_scenario(tomli_w.dumps(doc), str(path))
+        state = scenario.start
+        for step in scenario.steps[:-1]:
+            state = apply(scenario.world, state, step.action).state
+    except (InputError, IllegalAction):
+        return None
+    try:
+        apply(scenario.world, state, scenario.steps[-1].action)
+    except IllegalAction as e:
+        return str(e)
+    return None
