@@ -31,6 +31,8 @@ def describe_action(action: Action, slots: tuple[Slot, ...]) -> str:
         parts.append(f"n={action.n}")
     if action.cards:
         parts.append("cards=" + ",".join(slots[i].name for i in action.cards))
+    if action.targets:
+        parts.append("targets=" + ",".join(slots[i].name for i in action.targets))
     if action.to_command:
         parts.append("to_command")
     for key, order in action.order:
@@ -64,6 +66,8 @@ def changes(before: GameState, after: GameState, slots: tuple[Slot, ...]) -> lis
             if a != b:
                 if f.name == "controller":
                     a, b = PLAYER_NAMES[a], PLAYER_NAMES[b]
+                elif f.name == "target":
+                    a, b = ("none" if x is None else slots[x].name for x in (a, b))
                 bits.append(f"{f.name} {a} → {b}")
         if o2.revealed:
             bits.append("revealed to all (708.9)")
@@ -237,7 +241,8 @@ def format_scenario(result) -> list[str]:
         failures.setdefault(f.step, []).append(f.message)
     for number, (planned, step) in enumerate(zip(scenario.steps, result.steps), start=1):
         if step is None:
-            lines.append(f"  {number:>3}.  {describe_action(planned.action, world.slots)}  (illegal, as expected)")
+            refused = "refused" if failures.get(number) else "illegal, as expected"
+            lines.append(f"  {number:>3}.  {describe_action(planned.action, world.slots)}  ({refused})")
         else:
             rules = f"  [{', '.join(step.rules)}]" if step.rules else ""
             lines.append(f"  {number:>3}.  {describe_action(step.action, world.slots)}{rules}")
