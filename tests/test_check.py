@@ -41,6 +41,7 @@ ORACLE = [
     ("mtg-current", "708.8", "face-up-same-object", 2),
     ("mtg-current", "708.7", "face-up-same-object", 3),
     ("mtg-current", "708.4", "spells-not-permanents", 3),
+    ("mtg-current", "608.2b", "fizzle", 5),
     # Berserk (seed 004)
     ("berserk", "204.3", "deck-shuffled-after-search", 2),
     ("berserk", "205.4.markers", "markers-kept", 3),

@@ -498,6 +498,10 @@ FACE_DOWN_SPELL = [act(K.DRAW, A1, A), act(K.CAST_FACE_DOWN, A1, A), act(K.APPLY
 FACE_DOWN_MARKED = [act(K.PUT_ONTO_BATTLEFIELD_FACE_DOWN, A1, B), act(K.TAP, A1), act(K.APPLY_EFFECT, A1), act(K.TURN_FACE_UP, A1)]
 FACE_DOWN_LEAVES = [act(K.PUT_ONTO_BATTLEFIELD_FACE_DOWN, A1, A), act(K.GAIN_CONTROL, A1, B), act(K.RETURN_TO_HAND, A1), act(K.DRAW, A2, A)]
 LAND = {A1: CardType.LAND}
+AIMED = [act(K.PUT_ONTO_BATTLEFIELD, B1, B), act(K.DRAW, A1, A), act(K.CAST, A1, A, targets=(B1,))]
+# without 708.8, turning B1 face up makes it a new object on the battlefield
+AIMED_FACE_DOWN = [act(K.PUT_ONTO_BATTLEFIELD_FACE_DOWN, B1, B), act(K.DRAW, A1, A), act(K.CAST, A1, A, targets=(B1,))]
+TARGET_SPELL = [act(K.DRAW, A1, A), act(K.DRAW, A2, A), act(K.CAST, A1, A), act(K.CAST, A2, A, targets=(A1,))]
 SCENARIOS = [
     # (id, removed rules, card types other than creature, actions)
     ("400.3-destroy", (), {}, [act(K.PUT_ONTO_BATTLEFIELD, A1, A), act(K.GAIN_CONTROL, A1, B), act(K.DESTROY, A1)]),
@@ -562,6 +566,13 @@ SCENARIOS = [
     ("601.2", (), INSTANT, [act(K.DRAW, A1, A), act(K.REVERSE_ILLEGAL_CAST, A1, A)]),
     ("601.2-off", ("601.2",), INSTANT, [act(K.DRAW, A1, A), act(K.REVERSE_ILLEGAL_CAST, A1, A)]),
     ("601.2-off-without-400.7", ("601.2", "400.7"), {}, [act(K.BRING_IN, A_SB), act(K.REVERSE_ILLEGAL_CAST, A_SB, A)]),
+    ("608.2b-legal-target", (), INSTANT, AIMED + [act(K.RESOLVE, A1)]),
+    ("608.2b-target-destroyed", (), INSTANT, AIMED + [act(K.DESTROY, B1), act(K.RESOLVE, A1)]),
+    ("608.2b-off-target-destroyed", ("608.2b",), INSTANT, AIMED + [act(K.DESTROY, B1), act(K.RESOLVE, A1)]),
+    ("608.2b-new-object", ("708.8",), INSTANT, AIMED_FACE_DOWN + [act(K.TURN_FACE_UP, B1), act(K.RESOLVE, A1)]),
+    ("608.2b-off-new-object", ("708.8", "608.2b"), INSTANT, AIMED_FACE_DOWN + [act(K.TURN_FACE_UP, B1), act(K.RESOLVE, A1)]),
+    ("608.2b-spell-target", (), {A2: CardType.INSTANT}, TARGET_SPELL + [act(K.RESOLVE, A2)]),
+    ("608.2b-spell-target-countered", (), {A2: CardType.INSTANT}, TARGET_SPELL + [act(K.COUNTER, A1)]),
 ]
 
 
@@ -634,7 +645,7 @@ def test_the_commander_harness_slots():
 @st.composite
 def constrained_models(draw, h: Harness = CURRENT_HARNESS):
     """(removed rules, depth, extra constraints, solver seed). An extra constraint fixes the kind
-    of action at a step, the card an action takes, or a card's type. Half of the examples take the
+    of action at a step, the card an action takes or targets, or a card's type. Half of the examples take the
     kinds of a legal interpreter run, which reach the actions that need several steps of setup
     (resolve, counter, reorder...) far more often than free models do."""
     if draw(st.booleans()):
@@ -650,6 +661,7 @@ def constrained_models(draw, h: Harness = CURRENT_HARNESS):
         st.tuples(st.just("kind"), step, st.sampled_from(h.kinds)),
         st.tuples(st.just("card"), step, slot),
         st.tuples(st.just("type"), slot, st.sampled_from(list(CardType))),
+        st.tuples(st.just("aim"), step, slot),
     ]
     if h.commanders:  # the owner's choices: a replaced move, a commander listed by state-based actions
         choices += [
@@ -672,6 +684,8 @@ def extra_fact(e: TransitionSystem, constraint: tuple):
         return e.step(where).to_command
     if what == "pick":
         return e.step(where).pick[value]
+    if what == "aim":
+        return e.step(where).aim == e.codes.slot[value]
     return e.card_type[where] == e.codes.type[value]
 
 

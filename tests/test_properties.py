@@ -53,6 +53,7 @@ STOCK = {
     "opening-hand-actions": ("103.6",),
     "markers-kept": ("203.4", "205.4"),
     "deck-shuffled-after-search": ("204.3",),
+    "fizzle": ("608.2b", "400.7"),
 }
 ALWAYS = {"owner-zones", "one-zone", "spells-not-permanents", "face-down-visibility", "hidden-zones", "set-aside-visible"}
 

@@ -33,6 +33,7 @@ from .properties import Property, PropertyKind
 from .replay import execute, first_violation
 from .ruleset import RuleSet
 from .semantics import Listed, spec
+from .semantics.stack import TARGETABLE
 from .semantics.step import OrderMissing
 from .trace import Trace, of_ruleset
 
@@ -148,13 +149,14 @@ class OpenTypes(Sequence):
 class Candidate:
     """One (kind, card, player, zone, to_command) of the action space, and what narrows it per
     state: the zones its card may be taken from (the spec's `sources`; outside the game too, where
-    400.11c is off), and whether it lists cards."""
+    400.11c is off), whether it lists cards, and whether it may name a target."""
 
     action: Action
     sources: frozenset[Zone] | None
     lists_cards: bool
     pregame: bool
-    memo: dict = field(default_factory=dict, repr=False, compare=False)  # its `n` variants, made when first needed
+    takes_targets: bool = False
+    memo: dict = field(default_factory=dict, repr=False, compare=False)  # its `n` variants by (cards, targets), made when first needed
 
 
 def action_space(world: World) -> tuple[Candidate, ...]:
@@ -173,7 +175,7 @@ def action_space(world: World) -> tuple[Candidate, ...]:
             for player in range(world.players) if kind_spec.takes_player(zone) else [None]:
                 for to_command in (False, True) if kind_spec.moves_card and card in commanders else (False,):
                     action = Action(kind, card=card, player=player, zone=zone, to_command=to_command)
-                    space.append(Candidate(action, sources, kind_spec.lists_cards, kind_spec.pregame))
+                    space.append(Candidate(action, sources, kind_spec.lists_cards, kind_spec.pregame, kind_spec.takes_targets))
     return tuple(space)
 
 
@@ -187,6 +189,11 @@ def listable_cards(world: World, state: GameState, action: Action) -> list[int]:
         return [s.index for s in world.slots if s.is_commander]
     zones = LISTED_FROM[listed]
     return [c for c in range(len(world.slots)) if state.objects[c].zone in zones and state.objects[c].whose == action.player]
+
+
+def targetable(zones: list[Zone], card: int) -> list[int]:
+    """The objects a spell cast from `card` may target (stack.TARGETABLE)."""
+    return [t for t, zone in enumerate(zones) if t != card and zone in TARGETABLE]
 
 
 def _subsets(cards: list[int]) -> Iterator[tuple[int, ...]]:
@@ -209,6 +216,9 @@ def candidate_forms(world: World, state: GameState, space: tuple[Candidate, ...]
                 yield candidate, replace(action, cards=cards)
         else:
             yield candidate, action
+        if candidate.takes_targets:
+            for t in targetable(zones, action.card):
+                yield candidate, replace(action, targets=(t,))
 
 
 def positioned(world: World, candidate: Candidate, action: Action, places: Callable | None = None) -> Sequence[Action]:
@@ -216,9 +226,10 @@ def positioned(world: World, candidate: Candidate, action: Action, places: Calla
     (uses_position, or `places(world, candidate, action)`, a remembered answer of it), else with n = 0."""
     if not (uses_position(world, action) if places is None else places(world, candidate, action)):
         return (action,)
-    found = candidate.memo.get(action.cards)
+    key = (action.cards, action.targets)
+    found = candidate.memo.get(key)
     if found is None:
-        found = candidate.memo[action.cards] = tuple(replace(action, n=n) for n in range(len(world.slots) + 2))
+        found = candidate.memo[key] = tuple(replace(action, n=n) for n in range(len(world.slots) + 2))
     return found
 
 

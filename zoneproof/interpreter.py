@@ -17,7 +17,7 @@ from .semantics.visibility import sees
 K = ActionKind
 # The rules that act at every step, before and after the action's own meaning.
 BEFORE_ACTION = ("pregame", "shuffle-after-search")
-AFTER_ACTION = ("reveal", "commander-memory")
+AFTER_ACTION = ("reveal", "commander-memory", "target-memory")
 
 __all__ = [
     "IllegalAction", "Outcome", "World", "apply", "check_initial", "look_refusal", "may_look", "sees", "starting_hand", "uses_position",
@@ -81,6 +81,12 @@ def _check_fields(world: World, action: Action) -> None:
         raise IllegalAction("n must be 0 or more")
     if action.cards and not signature.lists_cards:
         raise IllegalAction("only a zone-wide action, state-based actions and a mulligan list cards")
+    if action.targets and not signature.takes_targets:
+        raise IllegalAction(f"{k.value} takes no target: only a spell being cast has one")
+    if len(action.targets) > 1:
+        raise IllegalAction("a spell of the model has at most one target")
+    if not all(0 <= t < len(world.slots) for t in action.targets):
+        raise IllegalAction(f"no object slot {action.targets}")
     if action.to_command and not signature.moves_card:
         raise IllegalAction(f"{k.value} moves no card to another zone: there is no move to put into the command zone instead")
 

@@ -259,7 +259,8 @@ class _Sweep:
         of an induction, and that no run reaches, are then tried with the structural lemmas: a
         probe proved at every depth (`proof.proved_with`), a rule's removal changing nothing after
         any step, or no event left without an outcome (`proof.unreachable`); those need no
-        question past the base case."""
+        question past the base case. The rest are looked for in a smaller game first
+        (`_in_smaller_game`)."""
         rules = [key[1] for key, goal in goals.items() if goal.group == "changes"]
         violated, changed = found_witnesses(self.ruleset, self.scope, probes, rules, RUNS, RUN_LENGTH * self.scope.depth, self.seed,
                                             self.action_probes)
@@ -271,9 +272,6 @@ class _Sweep:
         base = INDUCTION_SPAN + 1
         found |= self.deepening.earliest({key: replace(g, bound=min(g.bound, base)) for key, g in rest.items()}, budget)
         pending = [key for key, g in rest.items() if not found[key].violated and not found[key].unknown and g.bound > base]
-        lifted = self._in_smaller_game({key: goals[key] for key in pending}, budget, base + 1)
-        found |= lifted
-        pending = [key for key in pending if key not in lifted]
         unseen = [key for key in pending if key not in walks]
         facts = self.system.rule_values()
         kept = invariant(self.system, list(lemmas(self.ruleset)), self.seed, facts, budget)
@@ -282,9 +280,11 @@ class _Sweep:
             others = {key: goals[key].at for key in unseen if not isinstance(key, Property)}
             self.unreachable = unreachable(self.system, others, kept, self.seed, facts, budget)
         deeper = {key: goals[key] for key in pending if key not in self.proofs and key not in self.unreachable}
+        lifted = self._in_smaller_game(deeper, budget, base + 1)
+        deeper = {key: goal for key, goal in deeper.items() if key not in lifted}
         settled = self._in_pregame(deeper, budget, base + 1)
         deeper = {key: goal for key, goal in deeper.items() if key not in settled}
-        return found | settled | self.deepening.earliest(deeper, budget, start=base + 1)
+        return found | lifted | settled | self.deepening.earliest(deeper, budget, start=base + 1)
 
     def _in_smaller_game(self, goals: dict, budget: Budget, start: int) -> dict:
         """The probes and rules' removals that Z3 reaches in a smaller game (`smaller_game`: two deck
@@ -388,6 +388,7 @@ def renamed_action(action: Action, slots: tuple, into: tuple) -> Action:
     index = {slot.name: slot.index for slot in into}
     one = lambda c: None if c is None else index[slots[c].name]  # noqa: E731
     return replace(action, card=one(action.card), cards=tuple(sorted(index[slots[c].name] for c in action.cards)),
+                   targets=tuple(index[slots[c].name] for c in action.targets),
                    order=tuple((key, tuple(index[slots[c].name] for c in order)) for key, order in action.order))
 
 

@@ -131,6 +131,7 @@ class Behaviour(str, Enum):
     OPENING_HAND_ACTIONS = "opening-hand-actions"  # 103.6: once every player has kept, cards of opening hands may act
     OPENING_HAND_AFTER_LOOK = "opening-hand-after-look"  # 103.6 (BFZ): only once the mulligan process, the look included, is complete
     HAND_MODIFIER = "hand-modifier"  # 902.5, 103.5a (Vanguard): a player's starting hand size is modified by their vanguard card
+    TARGETS_CHECKED = "targets-checked"  # 608.2b: a spell whose target is illegal on resolution does not resolve
 
 
 # Where a move into a library puts the card: 0 is the bottom, n >= 1 is n-th from the top.
@@ -270,6 +271,9 @@ class ObjectState:
     look shows the top card to the player who looks and, in a team game, to their teammates).
     `fresh` is kept for commanders only (always False for other slots): the object was put into its
     zone (or became a new object there) since state-based actions were last performed (903.9a).
+    `target` is the slot of the object a spell targets (115.1), None where it targets nothing;
+    `target_lost` that the object targeted has become a new object since (400.7), so the card in
+    that slot is not what the spell targeted. Every step sets it afresh from the step before.
     """
 
     zone: Zone
@@ -285,12 +289,15 @@ class ObjectState:
     revealed: bool = False
     fresh: bool = False
     shown: tuple[int, ...] = ()
+    target: int | None = None
+    target_lost: bool = False
 
     def moved(self, **changes) -> "ObjectState":
         return replace(self, **changes)
 
 
-STATE_FIELDS = ("zone", "whose", "controller", "pos", "gen", "face_down", "counters", "tapped", "attached", "effect", "revealed", "fresh")
+STATE_FIELDS = ("zone", "whose", "controller", "pos", "gen", "face_down", "counters", "tapped", "attached", "effect", "revealed", "fresh",
+                "target", "target_lost")
 MEMORY_FIELDS = ("counters", "tapped", "attached", "effect")
 MAX_COUNTERS = 2
 
@@ -356,6 +363,7 @@ class Action:
     zone-wide action moved when 400.12 is not in force, and for state_based_actions the commanders
     whose owners put them into the command zone (903.9a). `to_command` records that the owner of the
     commander the action moves puts it into the command zone instead (a 903.9b replacement).
+    `targets` are the objects a spell targets as it is cast (115.1; at most one in the model).
     """
 
     kind: ActionKind
@@ -366,6 +374,7 @@ class Action:
     order: tuple[tuple[str, tuple[int, ...]], ...] = ()
     cards: tuple[int, ...] = ()
     to_command: bool = False
+    targets: tuple[int, ...] = ()
 
     def order_for(self, key: str) -> tuple[int, ...] | None:
         return dict(self.order).get(key)

@@ -78,6 +78,8 @@ FUNCTIONS: dict[str, tuple[Type, bool]] = {
     "revealed": (Type.BOOL, False),
     "is_commander": (Type.BOOL, True),
     "is_sideboard": (Type.BOOL, True),
+    "target": (Type.OBJECT, False),  # the object a spell targets (an object equal to none where it targets nothing)
+    "target_lost": (Type.BOOL, False),  # the object it targets has become a new object since (400.7)
 }
 # `sees(p, c)`: player p may see the face of object c (400.2, 402.3, 708.5, 708.9); it depends on
 # the rules in force, so each backend asks the rule set. `shown(p, c)`: the step that led here

@@ -44,12 +44,12 @@ from .tomlfile import TomlFile
 from .trace import Trace, write_atomically
 
 EXPECTATION_KEYS = {"card", "zone", "whose", "controller", "position", "same_object_as_step", "new_object_since_step",
-                    "counters", "tapped", "attached", "effect", "exists", "face_down", "revealed", "seen_by"}
+                    "counters", "tapped", "attached", "effect", "exists", "face_down", "revealed", "seen_by", "target", "target_lost"}
 # What a step may expect of a player (the pregame, 103.4/103.5): its pregame record, the size of
 # its hand and library, and whether the game has started.
 PLAYER_EXPECTATION_KEYS = {"player", "drawn", "mulligans", "free_mulligan", "kept", "owed", "looked", "searched", "hand", "library", "started"}
 ZONE_EXPECTATION_KEYS = {"zone", "player", "size"}
-STEP_KEYS = {"action", "card", "player", "n", "zone", "order", "cards", "to_command", "illegal", "expect"}
+STEP_KEYS = {"action", "card", "player", "n", "zone", "order", "cards", "targets", "to_command", "illegal", "expect"}
 CARD_KEYS = {"name", "owner", "type", "token", "sideboard", "commander", "start"}
 
 
@@ -316,6 +316,10 @@ def _step(r: _Reader, raw: dict, number: int, names: dict, player_names: dict) -
     if not isinstance(listed_cards, list):
         r.fail(f"{where}: `cards` is a list of card names", "cards")
     cards = tuple(sorted(r.choice(x, names, f"card in {where}", "cards") for x in listed_cards))
+    listed_targets = raw.get("targets", [])
+    if not isinstance(listed_targets, list):
+        r.fail(f'{where}: `targets` lists the spells or permanents the spell targets, as in targets = ["Bear"]', "targets")
+    targets = tuple(r.choice(x, names, f"target in {where}", "targets") for x in listed_targets)
     illegal = raw.get("illegal", False)
     reason = None
     if isinstance(illegal, str):
@@ -351,8 +355,10 @@ def _step(r: _Reader, raw: dict, number: int, names: dict, player_names: dict) -
             r.fail(f"{where}: `seen_by` lists the players who may see the card's face, e.g. [\"A\"] or []", "expect")
         for player_name in seen_by:
             r.choice(player_name, player_names, f"player in {where} seen_by", "expect")
+        if "target" in e and e["target"] != "none":
+            r.choice(e["target"], names, f"target in {where} expectation (or \"none\")", "expect")
         parsed.append(Expectation(e["card"], tuple((k, v) for k, v in e.items() if k != "card")))
-    action = Action(kind=kind, card=card, player=player, n=n, zone=zone, order=order, cards=cards, to_command=to_command)
+    action = Action(kind=kind, card=card, player=player, n=n, zone=zone, order=order, cards=cards, to_command=to_command, targets=targets)
     return ScenarioStep(action, illegal, reason, tuple(parsed), r.file.line("action", "step", number - 1))
 
 
@@ -439,7 +445,7 @@ def _check(scenario: Scenario, number: int, step: ScenarioStep, states: list[Gam
                 failures.append(Failure(number, f"{e.card}: expected position = {expected!r}, but it is in {o.zone.value}, where cards have no order"))
                 continue
             else:
-                actual = _observe(key, expected, slot, o, now, states)
+                actual = _observe(key, expected, slot, o, now, states, scenario.names)
             if actual != expected:
                 failures.append(Failure(number, f"{e.card}: expected {key} = {expected!r}, got {actual!r}"))
     return failures
@@ -461,7 +467,7 @@ def _check_player(scenario: Scenario, number: int, e: Expectation, now: GameStat
     return failures
 
 
-def _observe(key: str, expected, slot: int, o: ObjectState, now: GameState, states: list[GameState]):
+def _observe(key: str, expected, slot: int, o: ObjectState, now: GameState, states: list[GameState], names: dict[str, int]):
     """The value of an expectation's key in the current state, in the form the file writes it."""
     if key == "zone":
         return o.zone.value
@@ -481,6 +487,8 @@ def _observe(key: str, expected, slot: int, o: ObjectState, now: GameState, stat
         return expected if _valid_step(expected, states) and states[expected].objects[slot].gen != o.gen else f"the same object as at step {expected}"
     if key == "exists":
         return o.zone is not Zone.NOWHERE
+    if key == "target":
+        return "none" if o.target is None else next((name for name, index in names.items() if index == o.target), f"slot {o.target}")
     return getattr(o, key)
 
 
@@ -541,6 +549,10 @@ def scenario_from_trace(trace: Trace, violation: str, folder: Path | None = None
                 e["face_down"] = o2.face_down
             if o.revealed or o2.revealed:
                 e["revealed"] = o2.revealed
+            if o.target is not None or o2.target is not None:
+                e["target"] = "none" if o2.target is None else slots[o2.target].name
+            if o.target_lost or o2.target_lost:
+                e["target_lost"] = o2.target_lost
             key = "same_object_as_step" if o.gen == o2.gen else "new_object_since_step"
             e[key] = number - 1
             expectations.append(e)
@@ -579,6 +591,8 @@ def action_entry(a: Action, slots) -> dict:
         entry["order"] = [slots[x].name for x in order]
     if a.cards:
         entry["cards"] = [slots[x].name for x in a.cards]
+    if a.targets:
+        entry["targets"] = [slots[x].name for x in a.targets]
     if a.to_command:
         entry["to_command"] = True
     return entry

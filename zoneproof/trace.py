@@ -86,13 +86,17 @@ def _player(p: int | None) -> str:
 
 
 # A trace of a Commander rule set (a scope with commanders) also records each action's `to_command`
-# and each object's `fresh`; other traces leave them out, as they always are false there.
+# and each object's `fresh`; other traces leave them out, as they always are false there. An
+# action's `targets` and an object's `target` and `target_lost` are recorded only where there is a
+# target.
 
 
 def _action_json(action: Action | None, slots: tuple[Slot, ...]) -> dict:
     record = _action_record(action, slots)
     if any(s.is_commander for s in slots):
         record["to_command"] = action is not None and action.to_command
+    if action is not None and action.targets:
+        record["targets"] = {"#set": sorted(slots[i].name for i in action.targets)}
     return record
 
 
@@ -126,7 +130,8 @@ def _objects_json(state: GameState, slots: tuple[Slot, ...]) -> dict:
             "attached": o.attached,
             "effect": o.effect,
             "revealed": o.revealed,
-        } | ({"fresh": o.fresh} if with_fresh else {}) | ({"shown": {"#set": [PLAYER_NAMES[p] for p in o.shown]}} if o.shown else {})
+        } | ({"fresh": o.fresh} if with_fresh else {}) | ({"shown": {"#set": [PLAYER_NAMES[p] for p in o.shown]}} if o.shown else {}) | (
+            {"target": slots[o.target].name, "target_lost": o.target_lost} if o.target is not None else {})
 
     return {"#map": [[slot.name, record(o)] for slot, o in zip(slots, state.objects)]}
 
@@ -346,6 +351,13 @@ def read_trace(path: Path) -> Trace:
             r.fail(f"{at}.shown must be a #set of one or more players")
         return tuple(sorted(r.name(player_by_name, x, f"{at}.shown") for x in listed))
 
+    def target_of(rec, at: str) -> dict:
+        """The object a spell targets and its identity then: recorded only where there is one."""
+        if "target" not in (rec if isinstance(rec, Mapping) else getattr(rec, "_fields", ())):
+            return {}
+        return {"target": r.name(slot_by_name, r.get(rec, "target", at), f"{at}.target"),
+                "target_lost": r.typed(r.get(rec, "target_lost", at), bool, f"{at}.target_lost")}
+
     def objects_of(state_values, i) -> tuple[GameState, tuple[CardType, ...]]:
         objects = r.get(state_values, "objects", f"state {i}")
         types = r.get(state_values, "card_type", f"state {i}")
@@ -357,7 +369,7 @@ def read_trace(path: Path) -> Trace:
         for slot in slots:
             rec = objects[slot.name]
             at = f"state {i}, {slot.name}"
-            values = {f: r.get(rec, f, at) for f in STATE_FIELDS if f != "fresh"}
+            values = {f: r.get(rec, f, at) for f in STATE_FIELDS if f not in ("fresh", "target", "target_lost")}
             values["fresh"] = r.get(rec, "fresh", at) if scope.commanders else False
             result.append(ObjectState(
                 zone=r.enum(Zone, values["zone"], f"{at}.zone"),
@@ -373,6 +385,7 @@ def read_trace(path: Path) -> Trace:
                 revealed=r.typed(values["revealed"], bool, f"{at}.revealed"),
                 fresh=r.typed(values["fresh"], bool, f"{at}.fresh"),
                 shown=shown_players(rec, at),
+                **target_of(rec, at),
             ))
         card_types = tuple(r.enum(CardType, types[s.name], f"state {i}, card_type[{s.name}]") for s in slots)
         players: tuple[PlayerState, ...] = ()
@@ -390,6 +403,14 @@ def read_trace(path: Path) -> Trace:
             )
             started = r.typed(r.get(state_values, "started", f"state {i}"), bool, f"state {i}.started")
         return GameState(tuple(result), players, started), card_types
+
+    def targets_of(rec, at: str) -> tuple[int, ...]:
+        if "targets" not in (rec if isinstance(rec, Mapping) else getattr(rec, "_fields", ())):
+            return ()
+        listed = r.get(rec, "targets", at)
+        if not isinstance(listed, frozenset):
+            r.fail(f"{at}.targets must be a #set of cards")
+        return tuple(sorted(r.name(slot_by_name, x, f"{at}.targets") for x in listed))
 
     def action_of(state_values, i) -> Action:
         rec = r.get(state_values, "action", f"state {i}")
@@ -416,6 +437,7 @@ def read_trace(path: Path) -> Trace:
             ),
             cards=tuple(sorted(r.name(slot_by_name, x, f"{at}.cards") for x in cards)),
             to_command=r.typed(r.get(rec, "to_command", at), bool, f"{at}.to_command") if scope.commanders else False,
+            targets=targets_of(rec, at),
         )
 
     first = itf.states[0].values

@@ -58,6 +58,8 @@ def decode(system, model: z3.ModelRef, depth: int, final_state: bool = True) -> 
                 revealed=as_bool(s.revealed[c]),
                 fresh=as_bool(s.fresh[c]),
                 shown=tuple(p for p in range(system.players) if as_bool(system.shown(t, p, c))),
+                target=slot_index[as_int(s.target[c])],
+                target_lost=as_bool(s.target_lost[c]),
             )
             for c in slots
         ), _players(system, s, as_int, as_bool), system.player_records and as_bool(s.started)))
@@ -76,6 +78,7 @@ def decode(system, model: z3.ModelRef, depth: int, final_state: bool = True) -> 
             order=reordered_piles(kind, player, zone, states[t], states[t + 1]) if t + 1 < len(states) else (),
             cards=tuple(c for c in slots if as_bool(a.pick[c])),
             to_command=as_bool(a.to_command),
+            targets=tuple(x for x in (slot_index[as_int(a.aim)],) if x is not None),
         ))
     return card_types, states, actions
 

@@ -198,6 +198,8 @@ class TransitionSystem:
                 Not(s.attached[c]),
                 Not(s.effect[c]),
                 Not(s.revealed[c]),
+                s.target[c] == codes.no_slot,
+                Not(s.target_lost[c]),
             ]
             facts += [Implies(self.on(Behaviour.ZONE_CLOSED, z), s.zone[c] != codes.zone[z]) for z in self.closable_zones()]
             if slot.is_commander:
@@ -283,7 +285,7 @@ class TransitionSystem:
         pieces = Pieces(t)
         pieces.add(None, GUARD, [codes.any_of(step.kind_is(k) for k in self.kinds)] + self.canonical_fields(step))
         single = step.kind_in(k for k in self.kinds if spec(k).target is Target.CARD)
-        uses = {"permuted": [], "reentering": [], "arrivals": [], "players": {}}
+        uses = {"permuted": [], "reentering": [], "arrivals": [], "players": {}, "others": []}
         for kind in self.kinds:
             if spec(kind).target is Target.CARD:
                 self._card_kind(step, kind, pieces, uses)
@@ -298,6 +300,9 @@ class TransitionSystem:
             bystander = And(single, a.card != codes.slot[c])
             for f in ASSIGNED_FIELDS:
                 value = self._bystander_position(step, c) if f == "pos" else s.field(f, c)
+                for when, d, changes in uses["others"]:
+                    if d == c and f in changes:
+                        value = If(when, changes[f], value)
                 pieces.add(None, f, [Implies(bystander, s2.field(f, c) == value)])
         pieces.add(None, "order", self._order(step, uses))
         for f in filter(self.player_field_changes, PLAYER_FIELDS):
@@ -306,6 +311,7 @@ class TransitionSystem:
         pieces.add(None, GUARD, HOOKS["pregame"].symbolic(step) + HOOKS["shuffle-after-search"].symbolic(step))
         pieces.add(None, "revealed", HOOKS["reveal"].symbolic(step))
         pieces.add(None, "fresh", HOOKS["commander-memory"].symbolic(step))
+        pieces.add(None, "target_lost", HOOKS["target-memory"].symbolic(step))
         self._pieces[t] = pieces
         return pieces
 
@@ -321,6 +327,7 @@ class TransitionSystem:
                 pieces.add(kind, f, [Implies(target, s2.field(f, c) == effect.values.get(f, s.field(f, c)))])
             if effect.arrival is not None:
                 uses["arrivals"].append((And(step.kind_is(kind), target), effect.arrival.top, effect.arrival.bottom))
+            uses["others"] += [(And(step.kind_is(kind), target), d, changes) for d, changes in effect.others.items()]
             self._players(step, kind, effect.players, pieces, uses)
 
     def _bystander_position(self, step: SymbolicStep, c: int):
@@ -422,6 +429,8 @@ class TransitionSystem:
         commanders = [c for c, slot in enumerate(self.slots) if slot.is_commander]
         return [
             z3.ULE(a.card, codes.no_slot),
+            z3.ULE(a.aim, codes.no_slot),
+            Implies(Not(kinds(lambda x: x.takes_targets)), a.aim == codes.no_slot),
             z3.ULE(a.player, codes.no_player),
             kinds(lambda x: not x.takes_card) == (a.card == codes.no_slot),
             And(kinds(lambda x: x.player is not PlayerUse.NONE), Not(stack_reorder)) == (a.player != codes.no_player),
@@ -494,12 +503,14 @@ class TransitionSystem:
         s, codes = self.state(t), self.codes
         facts = []
         for c, o in enumerate(state.objects):
-            for name in (*ASSIGNED_FIELDS, "revealed", "fresh"):
+            for name in (*ASSIGNED_FIELDS, "revealed", "fresh", "target_lost"):
                 var, value = s.field(name, c), getattr(o, name)
                 if name == "zone":
                     facts.append(var == codes.zone[value])
                 elif name in ("whose", "controller"):
                     facts.append(var == codes.player[value])
+                elif name == "target":
+                    facts.append(var == (codes.no_slot if value is None else codes.slot[value]))
                 else:
                     facts.append(var == codes.const(value))
         for c, d in combinations(range(len(state.objects)), 2):
@@ -533,6 +544,7 @@ class TransitionSystem:
             a.n == codes.int(action.n),
             a.zone == codes.zone[Zone.NOWHERE if action.zone is None else action.zone],
             *[a.pick[c] == z3.BoolVal(c in action.cards, self.ctx) for c in range(len(self.slots))],
+            a.aim == (codes.slot[action.targets[0]] if action.targets else codes.no_slot),
             a.to_command == z3.BoolVal(action.to_command, self.ctx),
         ]
 

@@ -22,12 +22,12 @@ from ..terms import And, Eq, If, Or
 
 # The object fields the actions assign (each a list over the slots in StateVars). `order` (the
 # pile relation), `revealed` and `fresh` are derived at every step instead (see system.py).
-ASSIGNED_FIELDS = ("zone", "whose", "controller", "pos", "gen", "face_down", "counters", "tapped", "attached", "effect")
-BOOL_FIELDS = ("face_down", "tapped", "attached", "effect", "revealed", "fresh")
+ASSIGNED_FIELDS = ("zone", "whose", "controller", "pos", "gen", "face_down", "counters", "tapped", "attached", "effect", "target")
+BOOL_FIELDS = ("face_down", "tapped", "attached", "effect", "revealed", "fresh", "target_lost")
 BOOL_PLAYER_FIELDS = ("drawn", "kept", "looked", "free_taken", "searched")
 # Every state field a slice may keep or drop (see slicing.py): the object fields, the pile order,
 # and the players' records.
-STATE_PARTS = (*ASSIGNED_FIELDS, "order", "revealed", "fresh", *PLAYER_FIELDS, "started")
+STATE_PARTS = (*ASSIGNED_FIELDS, "order", "revealed", "fresh", "target_lost", *PLAYER_FIELDS, "started")
 
 
 def bits_for(values: int) -> int:
@@ -135,6 +135,8 @@ class StateVars:
     effect: list
     revealed: list
     fresh: list  # a variable for each commander slot; False for every other slot (see ObjectState)
+    target: list  # a slot code, no_slot for none
+    target_lost: list
     above: dict  # (c, d) with c < d -> "c is nearer the top than d" (meaningful within one pile)
     # With player records only (RuleSet.tracks_players): each PLAYER_FIELDS field per player (a
     # constant where the rule set cannot change it), and the started flag.
@@ -160,6 +162,7 @@ class StepVars:
     n: z3.ExprRef
     zone: z3.ExprRef
     pick: list  # the cards an action lists (`Action.cards`)
+    aim: z3.ExprRef  # the object a cast's spell targets (`Action.targets`), no_slot for none
     to_command: z3.ExprRef
     # Where the step's target was and where it is after, for its bystanders' positions.
     src_zone: z3.ExprRef
@@ -208,6 +211,8 @@ def state_vars(codes: Codes, t: int, player_fields: dict[str, bool] | None) -> S
         effect=each("effect", codes.bool),
         revealed=each("revealed", codes.bool),
         fresh=[codes.bool(f"fresh[{s.name}]@{t}") if s.is_commander else codes.false for s in slots],
+        target=each("target", bv("slot")),
+        target_lost=each("target_lost", codes.bool),
         above={
             (c, d): codes.bool(f"above[{slots[c].name},{slots[d].name}]@{t}")
             for c, d in combinations(range(len(slots)), 2)
@@ -236,6 +241,7 @@ def step_vars(codes: Codes, t: int) -> StepVars:
         n=codes.var(f"action.n@{t}"),
         zone=codes.var(f"action.zone@{t}", "zone"),
         pick=[codes.bool(f"action.pick[{s.name}]@{t}") for s in slots],
+        aim=codes.var(f"action.aim@{t}", "slot"),
         to_command=codes.bool(f"action.to_command@{t}"),
         src_zone=codes.var(f"src.zone@{t}", "zone"),
         src_whose=codes.var(f"src.whose@{t}", "player"),

@@ -15,8 +15,8 @@ from ..terms import And, If, Implies, Not, Or
 from .registry import implements
 from .step import Arrival, ConcreteStep, Effect, OrderMissing, SymbolicStep
 
-# What 400.7 wipes, apart from the effects (which 400.7a may carry).
-NO_MEMORY = dict(counters=0, tapped=False, attached=False)
+# What 400.7 wipes, apart from the effects (which 400.7a may carry): a new object also targets nothing.
+NO_MEMORY = dict(counters=0, tapped=False, attached=False, target=None)
 
 
 # ---------------------------------------------------------------- a new object (400.7)
@@ -43,15 +43,24 @@ def new_object(step: ConcreteStep, old: ObjectState, keep_effect: bool = False, 
 
 def identity(step: SymbolicStep, c: int, renew, carried_effect=None, keep_counters=None) -> dict:
     """Identity and memory of slot c: under `renew` a new object (gen + 1, no counters but under
-    `keep_counters`, untapped, nothing attached, no effect but `carried_effect`); otherwise as they were."""
+    `keep_counters`, untapped, nothing attached, no target, no effect but `carried_effect`); otherwise
+    as they were."""
     s = step.s
     wipe_counters = renew if keep_counters is None else And(renew, Not(keep_counters))
     return {
         "gen": If(renew, step.codes.grown(s.gen[c], step.int(1)), s.gen[c]),
         "counters": If(wipe_counters, step.int(0), s.counters[c]),
-        "tapped": And(Not(renew), s.tapped[c]),
-        "attached": And(Not(renew), s.attached[c]),
         "effect": If(renew, step.false if carried_effect is None else carried_effect, s.effect[c]),
+    } | wiped_memory(step, c, renew)
+
+
+def wiped_memory(step: SymbolicStep, c: int, wiped) -> dict:
+    """Slot c's status, attachment and target: none under `wiped`, otherwise as they were."""
+    s = step.s
+    return {
+        "tapped": And(Not(wiped), s.tapped[c]),
+        "attached": And(Not(wiped), s.attached[c]),
+        "target": If(wiped, step.codes.no_slot, s.target[c]),
     }
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from ..model import PLAYER_NAMES, PREGAME_ACTIONS, SPELL_ONLY_TYPES, ActionKind, Behaviour, GameState, PlayerState, Zone, zone_key
 from ..ruleset import RuleSet
 from ..terms import And, If, Implies, Not, Or
-from .kernel import NO_MEMORY, encode_move, identity, move, require_open, set_order
+from .kernel import NO_MEMORY, encode_move, identity, move, require_open, set_order, wiped_memory
 from .registry import Listed, PlayerUse, Target, concrete, every_step, implements, symbolic
 from .step import ConcreteStep, Effect, IllegalAction, OrderMissing, SymbolicStep, Transition
 from .visibility import look_audience
@@ -213,10 +213,8 @@ def encode_mulligan(step: SymbolicStep) -> Transition:
             "face_down": step.false,
             "gen": If(renew, step.codes.grown(s.gen[c], changes), s.gen[c]),
             "counters": If(wiped, step.int(0), s.counters[c]),
-            "tapped": And(Not(wiped), s.tapped[c]),
-            "attached": And(Not(wiped), s.attached[c]),
             "effect": And(Not(wiped), s.effect[c]),
-        }
+        } | wiped_memory(step, c, wiped)
         objects[c] = step.merge(c, member, values, {})
     extra.append(codes.count(to_hand) == new_size)
     players = mulligan_players(step)

@@ -8,7 +8,7 @@ from dataclasses import replace
 from ..model import PLAYER_NAMES, SPELL_ONLY_TYPES, ActionKind, Behaviour, CardType, ObjectState, Zone
 from ..terms import And, If, Implies, Not, Or
 from .kernel import encode_move, identity, move, new_object
-from .registry import PlayerUse, Target, concrete, implements, symbolic
+from .registry import PlayerUse, Target, concrete, every_step, implements, symbolic
 from .step import ConcreteStep, Effect, SymbolicStep
 
 K = ActionKind
@@ -45,18 +45,38 @@ def require_spell_card(step: ConcreteStep, c: int) -> None:
     step.require(step.card_type(c) is not CardType.LAND, f"{step.name(c)} is a land and cannot be cast")
 
 
-@concrete(K.CAST, Target.CARD, PlayerUse.ALWAYS, moves_card=True)
+# What a spell of the model may target (115.1): a spell or a permanent.
+TARGETABLE = (Zone.STACK, Zone.BATTLEFIELD)
+
+
+@concrete(K.CAST, Target.CARD, PlayerUse.ALWAYS, moves_card=True, takes_targets=True)
 def do_cast(step: ConcreteStep) -> None:
+    """Cast a card; an instant or sorcery may target another spell or a permanent, which its
+    effect will act on when it resolves."""
     c, o = step.target()
     p = step.action.player
     require_castable(step, c, o, p)
     require_spell_card(step, c)
+    aimed = [(t, step.objects[t]) for t in step.action.targets]
+    for t, target in aimed:
+        step.require(t != c, f"{step.name(c)} cannot target itself")
+        step.require(step.card_type(c) in SPELL_ONLY_TYPES, f"{step.name(c)} is not an instant or sorcery: only those have a target in the model")
+        step.require(target.zone in TARGETABLE, f"{step.name(t)} is neither a spell nor a permanent, so it cannot be targeted")
     move(step, c, Zone.STACK, p, controller=p)
+    for t, target in aimed:
+        if step.objects[c].zone is Zone.STACK:
+            step.objects[c] = step.objects[c].moved(target=t)
 
 
 @symbolic(K.CAST)
 def encode_cast(step: SymbolicStep, c: int) -> Effect:
-    return replace(encode_move(step, c, Zone.STACK, step.a.player, controller=step.a.player), event=castable(step, c))
+    s, codes, aim = step.s, step.codes, step.a.aim
+    moved = encode_move(step, c, Zone.STACK, step.a.player, controller=step.a.player)
+    others = [d for d in range(len(step.slots)) if d != c]
+    may_target = codes.any_of(And(aim == codes.slot[d], codes.zone_is(s.zone[d], TARGETABLE)) for d in others)
+    targets_ok = Or(aim == codes.no_slot, And(step.is_spell_type(c), may_target))
+    on_stack = moved.values["zone"] == step.Z[Zone.STACK]
+    return replace(moved, event=And(castable(step, c), targets_ok), values=moved.values | {"target": If(on_stack, aim, codes.no_slot)})
 
 
 @concrete(K.REVERSE_ILLEGAL_CAST, Target.CARD, PlayerUse.ALWAYS)
@@ -92,6 +112,8 @@ def do_resolve(step: ConcreteStep) -> None:
     if rule:
         step.require(o.pos == len(step.pile(Zone.STACK, 0)) - 1, f"{step.name(c)} is not the top of the stack (405.5)")
         step.cite(rule)
+    if o.target is not None:
+        act_on_target(step, o)
     if step.card_type(c) in SPELL_ONLY_TYPES and not face_down_creature(step, o):
         move(step, c, Zone.GRAVEYARD, o.controller)
     else:
@@ -99,6 +121,59 @@ def do_resolve(step: ConcreteStep) -> None:
         if face_down:
             step.cite(face_down)
         move(step, c, Zone.BATTLEFIELD, o.controller, controller=o.controller, keep_effect=True, face_down=bool(face_down))
+
+
+@implements(Behaviour.TARGETS_CHECKED, half="concrete")
+def act_on_target(step: ConcreteStep, spell: ObjectState) -> None:
+    """The resolving spell's effect acts on its target. Where 608.2b is in force, a target that is
+    no longer a spell or permanent, or is a new object (400.7), is illegal and the spell does
+    nothing (it still leaves the stack); without 608.2b the effect acts on the card the target
+    was, wherever it is now."""
+    t = spell.target
+    target = step.objects[t]
+    rule = step.on(Behaviour.TARGETS_CHECKED)
+    if rule:
+        step.cite(rule)
+        if target.zone not in TARGETABLE or spell.target_lost:
+            return
+    step.objects[t] = target.moved(effect=True)
+
+
+@implements(Behaviour.TARGETS_CHECKED, half="symbolic")
+def encode_act_on_target(step: SymbolicStep, c: int) -> dict:
+    """The bystanders' effect flags after spell c resolves (see act_on_target)."""
+    s, codes = step.s, step.codes
+    others = {}
+    for d in range(len(step.slots)):
+        if d == c:
+            continue
+        legal = And(codes.zone_is(s.zone[d], TARGETABLE), Not(s.target_lost[c]))
+        acts = And(s.target[c] == codes.slot[d], Or(Not(step.on(Behaviour.TARGETS_CHECKED)), legal))
+        others[d] = {"effect": Or(acts, s.effect[d])}
+    return others
+
+
+@every_step("target-memory", "concrete")
+def track_lost_targets(step: ConcreteStep) -> None:
+    """400.7 for a spell's target: an object targeted that becomes a new object while the spell
+    waits is lost to it. A cast sets its spell's target afresh."""
+    for x, new in enumerate(step.objects):
+        cast_now = step.action.kind is K.CAST and step.action.card == x
+        t = new.target
+        lost = t is not None and not cast_now and (step.before.objects[x].target_lost or step.objects[t].gen != step.before.objects[t].gen)
+        if lost != new.target_lost:
+            step.objects[x] = new.moved(target_lost=lost)
+
+
+@every_step("target-memory", "symbolic")
+def encode_lost_targets(step: SymbolicStep) -> list:
+    s, s2, codes = step.s, step.s2, step.codes
+    facts = []
+    for x in range(len(step.slots)):
+        cast_now = And(step.kind_is(K.CAST), step.a.card == codes.slot[x])
+        renewed = codes.any_of(And(s2.target[x] == codes.slot[d], s2.gen[d] != s.gen[d]) for d in range(len(step.slots)) if d != x)
+        facts.append(s2.target_lost[x] == And(s2.target[x] != codes.no_slot, Not(cast_now), Or(s.target_lost[x], renewed)))
+    return facts
 
 
 @implements(Behaviour.FACE_DOWN_CHARACTERISTICS, half="concrete")
@@ -126,6 +201,7 @@ def encode_resolve(step: SymbolicStep, c: int) -> Effect:
         If(graveyard_bound, to_grave.outcome, to_field.outcome),
         step.merge(c, graveyard_bound, to_grave.values, to_field.values),
         arrival=to_grave.arrival,
+        others=encode_act_on_target(step, c),
     )
 
 

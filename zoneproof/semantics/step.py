@@ -167,13 +167,16 @@ class Effect:
     where the action takes it from, the player may do it), `outcome` what the rules require of the
     result (it may be impossible: a conflict), `values` the target's next fields (the others stay;
     its bystanders close or open a gap in their piles), `players[f](p)` the acting player p's next
-    field f, where the action changes it; `arrival` where it goes in an ordered pile it enters."""
+    field f, where the action changes it; `arrival` where it goes in an ordered pile it enters;
+    `others[d]` the next fields of a bystander d that the action changes all the same (what a
+    resolving spell does to the object it targets)."""
 
     event: z3.BoolRef
     outcome: z3.BoolRef
     values: dict
     players: dict = field(default_factory=dict)
     arrival: Arrival | None = None
+    others: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
