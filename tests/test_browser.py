@@ -201,8 +201,8 @@ def test_a_counterexample_step_by_step_with_the_keys(browser, tmp_path):
         seen = check_step(page, states, world, step)
         shot = page.screenshot(f"owner-zones-{step}")
     assert page.position() == "step 2 of 2"
-    assert seen["finding"] == ["✗ owner-zones fails at step 2 for c = B1"]
-    assert "witness" in seen["html"] and seen["moved"] == ["B1"]
+    assert seen["finding"] == ["✗ owner-zones fails at step 2 for c = B3"]
+    assert "witness" in seen["html"] and seen["moved"] == ["B3"]
     if os.environ.get("ZONEPROOF_REGENERATE_GOLDEN"):
         shutil.copy(shot, README_SCREENSHOT)
     assert png_size(README_SCREENSHOT) == png_size(shot)  # the README's picture is this page, at this size
@@ -216,8 +216,9 @@ def test_a_counterexample_step_by_step_with_the_keys(browser, tmp_path):
     check_step(page, states, world, 1)
     page.view_as("B")
     seen = check_step(page, states, world, 1)
-    assert seen["hidden"]["library/A"] == 3 and seen["hidden"]["library/B"] == 2 and seen["hidden"]["battlefield"] == 0
-    assert not re.search(r"\bA[123]\b|\bB[23]\b", seen["html"])  # library cards: nobody sees their faces
+    # library cards: nobody sees their faces; the face-down B3 on the battlefield: only its controller, A
+    assert seen["hidden"]["library/A"] == 3 and seen["hidden"]["library/B"] == 2 and seen["hidden"]["battlefield"] == 1
+    assert not re.search(r"\bA[123]\b|\bB[123]\b", seen["html"])
     assert page.errors() == []
 
 
