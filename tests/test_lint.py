@@ -233,6 +233,7 @@ def test_a_run_of_the_smaller_game_is_a_witness_of_the_scope_only_where_it_repla
     assert lifted_witness(load_ruleset("mtg-current"), scope, "405.5", types, actions[:4]) is None
 
 
+@long
 def test_the_smaller_game_changes_no_finding(run, monkeypatch):
     import zoneproof.lint
 
