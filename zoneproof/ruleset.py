@@ -20,7 +20,8 @@ from .model import GAME_ZONES, ORDERED_ZONES, PERSONAL_ZONES, PREGAME_ACTIONS, A
 
 # A rule number (400.3, 400.7a), optionally with a named part (103.4.look): one rule of the
 # Comprehensive Rules that holds several behaviours is split into parts, each removable on its own.
-RULE_ID = re.compile(r"^\d{3}\.\d+[a-z]?(\.[a-z][a-z-]*[a-z])?$")
+RULE_NUMBER = r"\d{3}\.\d+[a-z]?(?:\.[a-z][a-z-]*[a-z])?"
+RULE_ID = re.compile(rf"^{RULE_NUMBER}$")
 EXPECTED_VERDICTS = ("holds", "violated", "vacuous")
 EXPECT_KEYS = ("property", "verdict", "reason")
 # The zones a commander replacement may name: the destinations it replaces (903.9b; 903.9 before July 2020).

@@ -39,7 +39,7 @@ from .model import (
     team_size_problem,
     zone_key,
 )
-from .ruleset import RULE_ID, RuleSet, builtin_names, load_ruleset
+from .ruleset import RULE_ID, RULE_NUMBER, RuleSet, builtin_names, load_ruleset
 from .tomlfile import TomlFile
 from .trace import Trace, write_atomically
 
@@ -598,7 +598,7 @@ def action_entry(a: Action, slots) -> dict:
     return entry
 
 
-RULE_NUMBER = re.compile(r"(?<![\w.])\d{3}\.\d+[a-z]?(?:\.[a-z][a-z-]*[a-z])?(?![\w-])")
+CITED_RULE = re.compile(rf"(?<![\w.]){RULE_NUMBER}(?![\w-])")
 
 
 def write_scenario(trace: Trace, violation: str, path: Path, refused: Action | None = None) -> None:
@@ -610,7 +610,7 @@ def write_scenario(trace: Trace, violation: str, path: Path, refused: Action | N
         path.parent.mkdir(parents=True, exist_ok=True)  # a rule set named from the folder is read through it
         message = _last_refusal(doc, path)
         if message is not None:
-            cited = set(RULE_NUMBER.findall(message))
+            cited = set(CITED_RULE.findall(message))
             reason = cited.pop() if len(cited) == 1 else message
             doc["step"][-1]["illegal"] = reason if refusal_matches(reason, message) else message
     write_atomically(path, tomli_w.dumps(doc))
