@@ -218,6 +218,7 @@ def test_a_run_of_the_smaller_game_is_a_witness_of_the_scope_only_where_it_repla
     from zoneproof.lint import renamed_action
     from zoneproof.model import Action, ActionKind as K, CardType, Scope, slots_for
     from zoneproof.ruleset import load_ruleset
+    from zoneproof.explicit import StateSpace
     from zoneproof.simulate import lifted_witness
 
     small, scope = slots_for(Scope(cards=2, sideboard=0, tokens=0)), Scope()
@@ -226,11 +227,12 @@ def test_a_run_of_the_smaller_game_is_a_witness_of_the_scope_only_where_it_repla
            Action(K.CAST, card=a2, player=0), Action(K.RESOLVE, card=a1)]
     actions = [renamed_action(a, small, slots_for(scope)) for a in run]
     types = {"A1": CardType.INSTANT, "A2": CardType.INSTANT}
-    witness = lifted_witness(load_ruleset("mtg-current"), scope, "405.5", types, actions)
+    space = StateSpace(load_ruleset("mtg-current"), scope)
+    witness = lifted_witness(space, "405.5", types, actions)
     assert witness is not None and witness.depth == 4
     last = witness.trace.steps[-1].action
     assert (last.kind, witness.trace.slots[last.card].name) == (K.RESOLVE, "A1")
-    assert lifted_witness(load_ruleset("mtg-current"), scope, "405.5", types, actions[:4]) is None
+    assert lifted_witness(space, "405.5", types, actions[:4]) is None
 
 
 @long

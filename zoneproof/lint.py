@@ -24,6 +24,7 @@ from .encode.system import TransitionSystem
 from .encode.variables import Codes
 from .errors import CheckerBug, Interrupted
 from .evaluate import int_reach
+from .explicit import StateSpace
 from .interpreter import World, outcome_or_refusal, sees
 from .model import PLAYER_NAMES, PREGAME_ACTIONS, Action, ActionKind, Behaviour, GameState, Scope, slots_for
 from .properties import BinOp, Expr, Property, PropertyKind, Quant, expr_text, parse_properties
@@ -300,7 +301,7 @@ class _Sweep:
                for key, goal in asked.items()}
         share = replace(budget, rlimit=budget.rlimit // SMALLER_GAME_SHARE)
         outcomes = Deepening(system, self.seed, system.rule_values(), incremental=True).earliest(own, share, start=start)
-        found = {}
+        found, space = {}, StateSpace(self.ruleset, self.scope)
         for key, outcome in outcomes.items():
             if not outcome.violated:
                 continue
@@ -309,7 +310,7 @@ class _Sweep:
             card_types, _, actions = system.decode(outcome.model, steps)
             named = {slot.name: card_types[slot.index] for slot in system.slots}
             renamed = [renamed_action(a, system.slots, self.system.slots) for a in actions[:steps]]
-            witness = lifted_witness(self.ruleset, self.scope, key.id if prop else key[1], named, renamed, self.seed, prop)
+            witness = lifted_witness(space, key.id if prop else key[1], named, renamed, self.seed, prop)
             if witness is not None:
                 found[key] = Outcome(witness.depth, witness=witness)
         return found

@@ -298,7 +298,6 @@ class ObjectState:
 
 STATE_FIELDS = ("zone", "whose", "controller", "pos", "gen", "face_down", "counters", "tapped", "attached", "effect", "revealed", "fresh",
                 "target", "target_lost")
-MEMORY_FIELDS = ("counters", "tapped", "attached", "effect")
 MAX_COUNTERS = 2
 
 # The pregame actions (103.4/103.5): legal only before the first ordinary action. A rule set that

@@ -122,20 +122,18 @@ def found_witnesses(ruleset: RuleSet, scope: Scope, props: list[Property], rules
              for r, (world, actions) in changed.items()})
 
 
-def lifted_witness(ruleset: RuleSet, scope: Scope, name: str, card_types: dict[str, CardType], actions: list[Action],
+def lifted_witness(space: StateSpace, name: str, card_types: dict[str, CardType], actions: list[Action],
                    seed: int = 0, prop: Property | None = None) -> Witness | None:
-    """A run found in a smaller game (its cards named as in this scope, with their types), as a
-    witness in this scope: the same actions, replayed from this scope's start with every other
-    card left where it starts (each of the first type it may have), shrunk. None when the run
-    does not replay to the same end here: `prop` violated, or else its last step decided by the
-    rule `name`."""
-    space = StateSpace(ruleset, scope)
+    """A run found in a smaller game (its cards named as in `space`'s scope, with their types), as
+    a witness in that scope: the same actions, replayed from its start with every other card left
+    where it starts (each of the first type it may have), shrunk. None when the run does not replay
+    to the same end there: `prop` violated, or else its last step decided by the rule `name`."""
     if space.start is None:
         return None
-    types = tuple(card_types.get(slot.name) or TYPES[(types_of(space.start.types, slot.index) & -types_of(space.start.types, slot.index)).bit_length() - 1]
-                  for slot in space.slots)
+    allowed = [types_of(space.start.types, slot.index) for slot in space.slots]
+    types = tuple(card_types.get(slot.name) or SINGLE[bits & -bits] for slot, bits in zip(space.slots, allowed))
     world = space.concrete_world(types)
-    reached = partial(_violates, prop, space) if prop is not None else partial(_decides_last, ruleset.without([name]), space)
+    reached = partial(_violates, prop, space) if prop is not None else partial(_decides_last, space.ruleset.without([name]), space)
     if reached(world, actions) is None:
         return None
     return _shrunk(space, world, name, actions, reached, seed, prop)

@@ -342,9 +342,13 @@ def read_trace(path: Path) -> Trace:
     if pregame_vars and pregame_vars != {"players", "started"}:
         r.fail("'vars' lists 'players' and 'started' together or neither")
 
+    def recorded(rec, key: str) -> bool:
+        """Whether a record holds a field written only where it has a value (shown, target, targets)."""
+        return key in (rec if isinstance(rec, Mapping) else getattr(rec, "_fields", ()))
+
     def shown_players(rec, at: str) -> tuple[int, ...]:
         """The players a look showed the object to: recorded only where there are some."""
-        if "shown" not in (rec if isinstance(rec, Mapping) else getattr(rec, "_fields", ())):
+        if not recorded(rec, "shown"):
             return ()
         listed = r.get(rec, "shown", at)
         if not isinstance(listed, frozenset) or not listed:
@@ -353,7 +357,7 @@ def read_trace(path: Path) -> Trace:
 
     def target_of(rec, at: str) -> dict:
         """The object a spell targets and its identity then: recorded only where there is one."""
-        if "target" not in (rec if isinstance(rec, Mapping) else getattr(rec, "_fields", ())):
+        if not recorded(rec, "target"):
             return {}
         return {"target": r.name(slot_by_name, r.get(rec, "target", at), f"{at}.target"),
                 "target_lost": r.typed(r.get(rec, "target_lost", at), bool, f"{at}.target_lost")}
@@ -405,7 +409,7 @@ def read_trace(path: Path) -> Trace:
         return GameState(tuple(result), players, started), card_types
 
     def targets_of(rec, at: str) -> tuple[int, ...]:
-        if "targets" not in (rec if isinstance(rec, Mapping) else getattr(rec, "_fields", ())):
+        if not recorded(rec, "targets"):
             return ()
         listed = r.get(rec, "targets", at)
         if not isinstance(listed, frozenset):

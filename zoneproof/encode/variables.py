@@ -21,7 +21,7 @@ from ..model import MAX_COUNTERS, PLAYER_FIELDS, PLAYER_NAMES, ActionKind, CardT
 from ..terms import And, Eq, If, Or
 
 # The object fields the actions assign (each a list over the slots in StateVars). `order` (the
-# pile relation), `revealed` and `fresh` are derived at every step instead (see system.py).
+# pile relation), `revealed`, `fresh` and `target_lost` are derived at every step instead (see system.py).
 ASSIGNED_FIELDS = ("zone", "whose", "controller", "pos", "gen", "face_down", "counters", "tapped", "attached", "effect", "target")
 BOOL_FIELDS = ("face_down", "tapped", "attached", "effect", "revealed", "fresh", "target_lost")
 BOOL_PLAYER_FIELDS = ("drawn", "kept", "looked", "free_taken", "searched")
