@@ -241,20 +241,20 @@ def test_the_same_check_writes_the_same_bytes(owner_zones_trace, tmp_path):
     assert itf_text(again.trace) == path.read_text()
 
 
-@pytest.mark.parametrize("ruleset_name, rule, prop_id", [
-    ("mtg-current", "103.5", "mulligan-hand-size"),
-    ("mtg-2015-bfz", "103.6.process-complete", "opening-hand-actions"),
-    ("mtg-current", "103.5.keep-zero", "mulligan-keep-zero"),
-    ("mtg-current", None, "opening-hand-actions"),
+@pytest.mark.parametrize("ruleset_name, rule, prop_id, hand", [
+    ("mtg-current", "103.5", "mulligan-hand-size", 2),
+    ("mtg-2015-bfz", "103.6.process-complete", "opening-hand-actions", 1),
+    ("mtg-current", "103.5.keep-zero", "mulligan-keep-zero", 1),  # down to zero cards in 4 steps, not 7
+    ("mtg-current", None, "opening-hand-actions", 2),
 ])
-def test_a_pregame_property_checked_on_the_pregame_alone_has_the_verdict_and_depth_of_the_whole_game(ruleset_name, rule, prop_id):
+def test_a_pregame_property_checked_on_the_pregame_alone_has_the_verdict_and_depth_of_the_whole_game(ruleset_name, rule, prop_id, hand):
     from zoneproof.check import _system
     from zoneproof.encode.slicing import pregame_only
     from zoneproof.search import Budget, Deepening
 
     ruleset = load_ruleset(ruleset_name).without([rule] if rule else [])
     prop = PROPS[prop_id]
-    scope = ruleset.scope_for(Scope(cards=2, depth=7 if rule else 5))
+    scope = ruleset.scope_for(Scope(cards=2, hand=hand, depth=7 if rule else 5))
     assert pregame_only(ruleset, prop)
     [result] = check_properties(ruleset, [prop], scope, timeout=GUARD)
     whole = _system(ruleset, [prop], scope)

@@ -7,6 +7,7 @@ from conftest import EXAMPLE_REPO, json_records, long, normalise
 
 MODEL = Path(__file__).resolve().parent.parent / "model" / "mtg-current.toml"
 SMALL = ("--depth", "2", "-p", "owner-zones")
+NO_EXTRAS = ("--sideboard", "0", "--tokens", "0")
 HOUSE = EXAMPLE_REPO / "model" / "house.toml"  # its house rule breaks owner-zones
 LEAGUE = EXAMPLE_REPO / "model" / "league.toml"
 
@@ -109,7 +110,7 @@ def test_the_witness_of_a_property_is_that_of_a_trigger_that_fires(run, tmp_path
         "    and (action.kind == draw and action.card == c -> zone'(c) == hand)\n}\n",
         encoding="utf-8",
     )
-    code, out, _ = run("lint", "mtg-current", "--properties", "two.zp", "-p", "two-triggers", "--depth", "1", "--witness")
+    code, out, _ = run("lint", "mtg-current", "--properties", "two.zp", "-p", "two-triggers", "--depth", "1", "--witness", "--cards", "1", *NO_EXTRAS)
     assert "note      two-triggers: trigger 1 of 2 is vacuous within 1 steps" in out
     (line,) = [x for x in out.splitlines() if "witness   two-triggers" in x]
     assert "fires at step 1, trace written to" in line
@@ -145,10 +146,10 @@ def test_a_conflict_the_interpreter_does_not_reproduce_is_a_checker_bug_exit_4(r
     (tmp_path / "closed.toml").write_text(current_text("closed-graveyard") + closing_rule("999.1", "graveyard"), encoding="utf-8")
     # an interpreter that carries out every action: the conflict Z3 finds does not replay
     monkeypatch.setattr(lint_module, "outcome_or_refusal", lambda world, state, action: state)
-    code, (report,), err = lint_json(run, "closed.toml", "--depth", "1", "-p", "owner-zones", "--jobs", "1")
+    code, (report,), err = lint_json(run, "closed.toml", "--cards", "1", *NO_EXTRAS, "--depth", "1", "-p", "owner-zones", "--jobs", "1")
     assert code == 4 and report["conflicts"] == []
     assert report["checker_bugs"] and "does not replay" in report["checker_bugs"][0]
-    code, out, err = run("check", "closed.toml", "--depth", "1", "-p", "owner-zones", "--jobs", "1")
+    code, out, err = run("check", "closed.toml", "--cards", "1", *NO_EXTRAS, "--depth", "1", "-p", "owner-zones", "--jobs", "1")
     assert code == 4 and "Traceback" not in err and "error     a conflict found by Z3 does not replay" in out
 
 
@@ -160,14 +161,14 @@ def test_a_declaration_that_the_findings_contradict_is_a_stale_problem(run, tmp_
         '[[dead]]\naction = "draw"\nreason = "nobody draws"\n'
         '[[replace.expect]]\nproperty = "commander-return"\nverdict = "vacuous"\nreason = "no commanders"\n'
         '[[expect]]\nproperty = "owner-zones"\nverdict = "vacuous"\nreason = "nothing moves"\n', encoding="utf-8")
-    code, (report,), _ = lint_json(run, "stale.toml", "--depth", "3", "-p", "owner-zones", "-p", "commander-return")
+    code, (report,), _ = lint_json(run, "stale.toml", "--cards", "2", *NO_EXTRAS, "--depth", "3", "-p", "owner-zones", "-p", "commander-return")
     silent = [f for f in report["actions"] + report["rules"] + report["properties"] if f["status"] in ("dead", "vacuous") and not f["known"]]
     assert code == 1 and report["problems"] == 2 + len(silent)  # at depth 3 some rules are dead, undeclared
     [draw] = [a for a in report["actions"] if a["action"] == "draw"]
     assert draw["status"] == "live" and draw["stale"] == "nobody draws"
     stale = {p["property"]: p["stale"] for p in report["properties"]}
     assert stale == {"owner-zones": "nothing moves", "commander-return": None}  # commander-return is vacuous, as declared
-    _, out, _ = run("lint", "stale.toml", "--depth", "3", "-p", "owner-zones", "-p", "commander-return")
+    _, out, _ = run("lint", "stale.toml", "--cards", "2", *NO_EXTRAS, "--depth", "3", "-p", "owner-zones", "-p", "commander-return")
     assert "    stale     draw: the rule set declares it dead (nobody draws), but it is live" in out
     assert "    stale     owner-zones: the rule set declares it vacuous (nothing moves), but it is triggered" in out
 

@@ -463,10 +463,11 @@ def test_removing_the_vanguard_rule_breaks_mulligan_hand_size_with_a_counterexam
 
 def test_the_vanguard_rule_is_live_in_a_game_with_a_hand_modifier(run_cli):
     # without one in the scope, lint shows it live in a larger game of its own (lint.larger_games)
-    code, out, _ = run_cli("lint", "mtg-2015-bfz", "--format", "json", "--depth", "1")
+    small = ("--cards", "2", "--hand", "1", "--sideboard", "0", "--tokens", "0")
+    code, out, _ = run_cli("lint", "mtg-2015-bfz", "--format", "json", "--depth", "1", *small)
     rules = {r["rule"]: r for r in json_records(out, "lint")[0]["rules"]}
     assert rules["902.5"]["status"] == "live" and rules["902.5"]["detail"].startswith("with the hand modifier B=+1: ")
-    code, out, _ = run_cli("lint", "mtg-2015-bfz", "--format", "json", "--depth", "1", "--hand-modifier", "A=-1")
+    code, out, _ = run_cli("lint", "mtg-2015-bfz", "--format", "json", "--depth", "1", *small, "--hand-modifier", "A=-1")
     [report] = json_records(out, "lint")
     assert {r["rule"]: r for r in report["rules"]}["902.5"]["status"] == "live"
 

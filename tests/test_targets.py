@@ -7,7 +7,7 @@ import json
 import pytest
 
 from zoneproof.interpreter import IllegalAction
-from zoneproof.model import Action, CardType, Zone
+from zoneproof.model import Action, CardType, Zone, slots_for
 from zoneproof.report import describe_action
 from zoneproof.trace import read_trace
 
@@ -98,7 +98,7 @@ def test_only_an_instant_or_sorcery_has_a_target():
 def test_a_target_is_shown_in_an_action_and_read_back_from_a_trace(run, tmp_path):
     """`check --without 608.2b -p fizzle` finds the spell acting on a new object; its trace records
     the cast's target and the spell's, and `zoneproof run` replays it."""
-    code, out, _ = run("check", "mtg-current", "--without", "608.2b", "-p", "fizzle", "--no-lint")
+    code, out, _ = run("check", "mtg-current", "--without", "608.2b", "-p", "fizzle", "--no-lint", "--cards", "1", "--sideboard", "0", "--tokens", "0")
     assert code == 1, out  # a rule removed and a property violated, as a what-if check reports it
     assert "fizzle" in out and "violated" in out and "targets=" in out
     path = tmp_path / "counterexamples" / "mtg-current--without-608.2b--fizzle.itf.json"
@@ -106,6 +106,6 @@ def test_a_target_is_shown_in_an_action_and_read_back_from_a_trace(run, tmp_path
     cast_step = next(s for s in trace.steps if s.action.kind is K.CAST)
     assert len(cast_step.action.targets) == 1
     aimed = json.loads(path.read_text())["states"][trace.steps.index(cast_step) + 1]["action"]["targets"]["#set"]
-    assert aimed == [SLOTS[cast_step.action.targets[0]].name]
+    assert aimed == [slots_for(trace.scope)[cast_step.action.targets[0]].name]
     assert run("run", str(path))[0] == 0
     assert describe_action(AIMED[2], SLOTS) == "cast A1 player=A targets=B1"
