@@ -9,6 +9,7 @@ in a Commander rule set one of each deck's cards is the commander (903.5a).
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -17,7 +18,7 @@ from tests.test_cli import one_line_error
 from zoneproof.check import Verdict, check_properties
 from zoneproof.encode.system import TransitionSystem
 from zoneproof.interpreter import IllegalAction, World, apply, check_initial
-from zoneproof.model import Action, ActionKind, CardType, Scope, SlotKind, Zone, initial_state, slots_for
+from zoneproof.model import MAX_CASTS, Action, ActionKind, CardType, Scope, SlotKind, Zone, initial_state, slots_for
 from zoneproof.properties import stock_properties
 from zoneproof.replay import replay_trace
 from zoneproof.ruleset import load_ruleset
@@ -156,7 +157,36 @@ def test_an_illegal_proposal_leaves_the_commander_in_the_command_zone_as_the_sam
     assert apply(world, start, Action(K.REVERSE_ILLEGAL_CAST, card=CMD, player=0)).state.objects[CMD].gen == 1
 
 
+def test_the_tax_counts_casts_from_the_command_zone_for_the_whole_game_only_with_903_8_tax():
+    cast, back = Action(K.CAST, card=CMD, player=0), Action(K.RETURN_TO_HAND, card=CMD, to_command=True)
+    resolve = Action(K.RESOLVE, card=CMD)
+    world, start = commander_world()
+    once = run(world, start, cast)
+    assert once.objects[CMD].casts == 1
+    returned = run(world, once, resolve, back)
+    assert returned.objects[CMD].zone is Zone.COMMAND and returned.objects[CMD].casts == 1
+    assert "903.8.tax" in apply(world, returned, cast).rules
+    assert run(world, returned, cast, resolve, back, cast).objects[CMD].casts == MAX_CASTS  # the count stops at the scope's bound
+    from_hand = run(world, once, resolve, Action(K.RETURN_TO_HAND, card=CMD), cast)
+    assert from_hand.objects[CMD].zone is Zone.STACK and from_hand.objects[CMD].casts == 1
+    world, start = commander_world(without=("903.8.tax",))
+    assert run(world, start, cast, resolve, back).objects[CMD].casts == 0  # the object's memory, lost with it (400.7)
+    assert run(world, start, cast, resolve, back, cast).objects[CMD].casts == 1
+
+
 # ---------------------------------------------------------------- the properties
+
+
+@pytest.mark.parametrize("ruleset", [COMMANDER, COMMANDER_2020], ids=lambda r: r.name)
+def test_commander_tax_holds_in_both_commander_rule_sets_and_breaks_without_903_8_tax(ruleset, tmp_path):
+    scope = Scope(players=1, cards=2, sideboard=0, tokens=0, depth=3)
+    [result] = check_properties(ruleset, [PROPS["commander-tax"]], scope)
+    assert result.verdict.holds
+    [broken] = check_properties(ruleset.without(["903.8.tax"]), [PROPS["commander-tax"]], scope)
+    assert broken.verdict is Verdict.VIOLATED and broken.depth == 2  # cast from the command zone, then a new object
+    first, second = broken.trace.steps
+    assert first.action.kind is K.CAST and first.state.objects[CMD].casts == 1 and second.state.objects[CMD].casts == 0
+    replayed(broken, tmp_path)
 
 
 def test_commander_return_holds_today_and_is_violated_under_the_2020_wording(tmp_path):
@@ -211,8 +241,8 @@ def test_a_commander_behaviour_needs_the_variant(run_cli, tmp_path):
     lines = model.read_text().replace('variant = "commander"\n', "").splitlines()
     # every commander rule is reported, each at its behaviour
     reported = err.strip().splitlines()
-    assert code == 2 and out == "" and len(reported) == 3
-    for line, rule in zip(reported, ["903.8", "903.9a", "903.9b"]):
+    assert code == 2 and out == "" and len(reported) == 4
+    for line, rule in zip(reported, ["903.8", "903.8.tax", "903.9a", "903.9b"]):
         number = int(line.split(":")[2])
         start = lines.index(f'id = "{rule}"')  # the rule's block: its id, perhaps its place (`after`), its behaviour
         assert lines[number - 1].startswith("behaviour = ") and start < number - 1 <= start + 2
@@ -228,6 +258,19 @@ def test_a_scenario_commander_needs_a_commander_rule_set(run_cli, tmp_path):
     )
     line = one_line_error(run_cli("run", "s.toml"))
     assert line.startswith("zoneproof: s.toml:8: error:") and "Commander variant" in line  # at `commander = true`
+
+
+def test_a_trace_with_a_bad_cast_count_is_refused(run_cli, tmp_path):
+    code, _, _ = run_cli("check", "mtg-commander", "--without", "903.8.tax", "-p", "commander-tax", "--no-lint",
+                         "--players", "1", "--cards", "2", "--sideboard", "0", "--tokens", "0", "--depth", "2")
+    path = tmp_path / "counterexamples" / "mtg-commander--without-903.8.tax--commander-tax.itf.json"
+    assert code == 1 and '"casts"' in path.read_text()  # with --without, a violation exits 1
+    for bad, message in [(3, "casts must be 1..2 (leave it out for none)"), (0, "casts must be 1..2"), (True, "casts should be int")]:
+        data = json.loads(path.read_text())
+        data["states"][1]["objects"]["#map"][1][1]["casts"] = bad if isinstance(bad, bool) else {"#bigint": str(bad)}
+        (tmp_path / "bad.itf.json").write_text(json.dumps(data))
+        line = one_line_error(run_cli("replay", "bad.itf.json"))
+        assert line.startswith("zoneproof: bad.itf.json") and "state 1, A-cmd1.casts" in line and message in line, line
 
 
 @pytest.fixture

@@ -45,6 +45,7 @@ STOCK = {
     "set-aside-visible": ("903.8",),
     "illegal-cast-reversed": ("601.2", "601.2e"),
     "commander-return": ("903.9", "903.9a", "903.9b"),
+    "commander-tax": ("903.8", "400.7"),
     "mulligan-hand-size": ("103.4", "103.5"),
     "mulligan-conserves": ("103.4", "103.5", "903.6", "903.8"),
     "mulligan-keep-zero": ("103.4", "103.5"),

@@ -95,7 +95,7 @@ class Backend(Protocol):
 
     def field(self, name: str, slot: int, primed: bool) -> Any:
         """A function of the object in `slot`, in the next state when `primed`. `name` is one of
-        zone, whose, controller, owner, pos, gen, counters, face_down, tapped, attached, effect,
+        zone, whose, controller, owner, pos, gen, counters, casts, face_down, tapped, attached, effect,
         target, target_lost, type, is_token, is_commander, is_sideboard (owner, type and the is_ functions are static and
         always come unprimed)."""
 
@@ -202,7 +202,7 @@ def falsifying_bindings(prop: Property, backend: Backend, slots: tuple[Slot, ...
 
 def int_reach(target: Property | Expr, variable_bound: int) -> int:
     """An upper bound on the magnitude of every integer the expression computes, given that each
-    integer-valued function (pos, gen, counters, size, action.n) stays within variable_bound.
+    integer-valued function (pos, gen, counters, casts, size, action.n) stays within variable_bound.
     The encoder sizes its bit-vectors by it, so no comparison of the property can overflow."""
     best = 0
 
@@ -211,7 +211,7 @@ def int_reach(target: Property | Expr, variable_bound: int) -> int:
         match node:
             case IntLit(value):
                 reach = abs(value)
-            case Apply(fn, _, _) if fn in ("pos", "gen", "counters", "mulligans", "owed", "starting_hand", "team"):
+            case Apply(fn, _, _) if fn in ("pos", "gen", "counters", "casts", "mulligans", "owed", "starting_hand", "team"):
                 reach = variable_bound
             case Size() | ActionField("n"):
                 reach = variable_bound

@@ -17,7 +17,7 @@ from .semantics.visibility import sees
 K = ActionKind
 # The rules that act at every step, before and after the action's own meaning.
 BEFORE_ACTION = ("pregame", "shuffle-after-search")
-AFTER_ACTION = ("reveal", "commander-memory", "target-memory")
+AFTER_ACTION = ("reveal", "commander-memory", "commander-tax", "target-memory")
 
 __all__ = [
     "IllegalAction", "Outcome", "World", "apply", "check_initial", "look_refusal", "may_look", "sees", "starting_hand", "uses_position",
@@ -95,7 +95,7 @@ def check_initial(world: World, state: GameState) -> None:
     """A check starts at the start of a game: each deck in its owner's library, sideboards outside."""
     for slot, o in zip(world.slots, state.objects):
         expected = START_ZONE[slot.kind.value]
-        if o.zone is not expected or o.whose != slot.owner or o.controller != slot.owner or o.gen != 0 or o.fresh:
+        if o.zone is not expected or o.whose != slot.owner or o.controller != slot.owner or o.gen != 0 or o.fresh or o.casts:
             raise IllegalAction(f"{slot.name} does not start where a game starts ({expected.value} of {PLAYER_NAMES[slot.owner]})")
     for slot, o in zip(world.slots, state.objects):
         closed_by = world.ruleset.rules_for(Behaviour.ZONE_CLOSED, o.zone)

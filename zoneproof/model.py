@@ -112,6 +112,7 @@ class Behaviour(str, Enum):
     FACE_DOWN_REVEAL = "face-down-reveal"  # 708.9
     ZONE_CLOSED = "zone-closed"  # no rule of the Comprehensive Rules: for experiments, "what if nothing could enter exile"
     COMMANDER_CAST = "commander-cast"  # 903.8
+    COMMANDER_TAX = "commander-tax"  # 903.8: the count of a commander's casts from the command zone belongs to the card, for the whole game
     COMMANDER_RETURN_SBA = "commander-return-sba"  # 903.9a (since July 2020)
     COMMANDER_REPLACE = "commander-replace"  # 903.9b; 903.9 before July 2020
     ILLEGAL_CAST_REVERSED = "illegal-cast-reversed"  # 601.2, 601.2e
@@ -271,6 +272,8 @@ class ObjectState:
     look shows the top card to the player who looks and, in a team game, to their teammates).
     `fresh` is kept for commanders only (always False for other slots): the object was put into its
     zone (or became a new object there) since state-based actions were last performed (903.9a).
+    `casts` is kept for commanders only (always 0 for other slots): the times the commander was
+    cast from the command zone (903.8's commander tax counts them), up to MAX_CASTS.
     `target` is the slot of the object a spell targets (115.1), None where it targets nothing;
     `target_lost` that the object targeted has become a new object since (400.7), so the card in
     that slot is not what the spell targeted. Every step sets it afresh from the step before.
@@ -288,6 +291,7 @@ class ObjectState:
     effect: bool = False
     revealed: bool = False
     fresh: bool = False
+    casts: int = 0
     shown: tuple[int, ...] = ()
     target: int | None = None
     target_lost: bool = False
@@ -297,8 +301,9 @@ class ObjectState:
 
 
 STATE_FIELDS = ("zone", "whose", "controller", "pos", "gen", "face_down", "counters", "tapped", "attached", "effect", "revealed", "fresh",
-                "target", "target_lost")
+                "casts", "target", "target_lost")
 MAX_COUNTERS = 2
+MAX_CASTS = 2
 
 # The pregame actions (103.4/103.5): legal only before the first ordinary action. A rule set that
 # declares none of them has no pregame and no per-player state (GameState.players is empty).

@@ -78,6 +78,7 @@ FUNCTIONS: dict[str, tuple[Type, bool]] = {
     "revealed": (Type.BOOL, False),
     "is_commander": (Type.BOOL, True),
     "is_sideboard": (Type.BOOL, True),
+    "casts": (Type.INT, False),  # a commander's casts from the command zone (903.8); 0 for other objects
     "target": (Type.OBJECT, False),  # the object a spell targets (an object equal to none where it targets nothing)
     "target_lost": (Type.BOOL, False),  # the object it targets has become a new object since (400.7)
 }

@@ -34,7 +34,7 @@ BEHAVIOUR_ZONES = {
 ZONES_REQUIRED = (Behaviour.ZONE_CLOSED, Behaviour.COMMANDER_REPLACE)
 # The variants a rule set may declare (`variant = "commander"`), and the behaviours only a variant has.
 VARIANTS = ("commander",)
-COMMANDER_BEHAVIOURS = (Behaviour.COMMANDER_CAST, Behaviour.COMMANDER_RETURN_SBA, Behaviour.COMMANDER_REPLACE)
+COMMANDER_BEHAVIOURS = (Behaviour.COMMANDER_CAST, Behaviour.COMMANDER_TAX, Behaviour.COMMANDER_RETURN_SBA, Behaviour.COMMANDER_REPLACE)
 
 
 @dataclass(frozen=True)

@@ -44,7 +44,7 @@ from .tomlfile import TomlFile
 from .trace import Trace, write_atomically
 
 EXPECTATION_KEYS = {"card", "zone", "whose", "controller", "position", "same_object_as_step", "new_object_since_step",
-                    "counters", "tapped", "attached", "effect", "exists", "face_down", "revealed", "seen_by", "target", "target_lost"}
+                    "counters", "casts", "tapped", "attached", "effect", "exists", "face_down", "revealed", "seen_by", "target", "target_lost"}
 # What a step may expect of a player (the pregame, 103.4/103.5): its pregame record, the size of
 # its hand and library, and whether the game has started.
 PLAYER_EXPECTATION_KEYS = {"player", "drawn", "mulligans", "free_mulligan", "kept", "owed", "looked", "searched", "hand", "library", "started"}
@@ -553,6 +553,8 @@ def scenario_from_trace(trace: Trace, violation: str, folder: Path | None = None
                 e["target"] = "none" if o2.target is None else slots[o2.target].name
             if o.target_lost or o2.target_lost:
                 e["target_lost"] = o2.target_lost
+            if o.casts or o2.casts:
+                e["casts"] = o2.casts
             key = "same_object_as_step" if o.gen == o2.gen else "new_object_since_step"
             e[key] = number - 1
             expectations.append(e)

@@ -24,6 +24,7 @@ from . import __version__
 from .errors import InputError, Location
 from .ruleset import Link
 from .model import (
+    MAX_CASTS,
     PLAYER_FIELDS,
     PLAYER_NAMES,
     STATE_FIELDS,
@@ -88,7 +89,7 @@ def _player(p: int | None) -> str:
 # A trace of a Commander rule set (a scope with commanders) also records each action's `to_command`
 # and each object's `fresh`; other traces leave them out, as they always are false there. An
 # action's `targets` and an object's `target` and `target_lost` are recorded only where there is a
-# target.
+# target, a commander's `casts` only where it has been cast from the command zone.
 
 
 def _action_json(action: Action | None, slots: tuple[Slot, ...]) -> dict:
@@ -130,7 +131,7 @@ def _objects_json(state: GameState, slots: tuple[Slot, ...]) -> dict:
             "attached": o.attached,
             "effect": o.effect,
             "revealed": o.revealed,
-        } | ({"fresh": o.fresh} if with_fresh else {}) | ({"shown": {"#set": [PLAYER_NAMES[p] for p in o.shown]}} if o.shown else {}) | (
+        } | ({"fresh": o.fresh} if with_fresh else {}) | ({"casts": _int(o.casts)} if o.casts else {}) | ({"shown": {"#set": [PLAYER_NAMES[p] for p in o.shown]}} if o.shown else {}) | (
             {"target": slots[o.target].name, "target_lost": o.target_lost} if o.target is not None else {})
 
     return {"#map": [[slot.name, record(o)] for slot, o in zip(slots, state.objects)]}
@@ -362,6 +363,15 @@ def read_trace(path: Path) -> Trace:
         return {"target": r.name(slot_by_name, r.get(rec, "target", at), f"{at}.target"),
                 "target_lost": r.typed(r.get(rec, "target_lost", at), bool, f"{at}.target_lost")}
 
+    def casts_of(rec, at: str) -> int:
+        """A commander's casts from the command zone: recorded only where there are some."""
+        if not recorded(rec, "casts"):
+            return 0
+        count = r.typed(r.get(rec, "casts", at), int, f"{at}.casts")
+        if not 0 < count <= MAX_CASTS:
+            r.fail(f"{at}.casts must be 1..{MAX_CASTS} (leave it out for none)")
+        return count
+
     def objects_of(state_values, i) -> tuple[GameState, tuple[CardType, ...]]:
         objects = r.get(state_values, "objects", f"state {i}")
         types = r.get(state_values, "card_type", f"state {i}")
@@ -373,7 +383,7 @@ def read_trace(path: Path) -> Trace:
         for slot in slots:
             rec = objects[slot.name]
             at = f"state {i}, {slot.name}"
-            values = {f: r.get(rec, f, at) for f in STATE_FIELDS if f not in ("fresh", "target", "target_lost")}
+            values = {f: r.get(rec, f, at) for f in STATE_FIELDS if f not in ("fresh", "casts", "target", "target_lost")}
             values["fresh"] = r.get(rec, "fresh", at) if scope.commanders else False
             result.append(ObjectState(
                 zone=r.enum(Zone, values["zone"], f"{at}.zone"),
@@ -388,6 +398,7 @@ def read_trace(path: Path) -> Trace:
                 effect=r.typed(values["effect"], bool, f"{at}.effect"),
                 revealed=r.typed(values["revealed"], bool, f"{at}.revealed"),
                 fresh=r.typed(values["fresh"], bool, f"{at}.fresh"),
+                casts=casts_of(rec, at),
                 shown=shown_players(rec, at),
                 **target_of(rec, at),
             ))

@@ -42,7 +42,7 @@ from ..semantics.pregame import encode_may_look
 from ..semantics.step import Effect, SymbolicStep, Transition
 from ..semantics.visibility import encode_shown, encode_sees
 from ..terms import And, If, Implies, Not, Or, Xor, renamed
-from .variables import ASSIGNED_FIELDS, Codes, StateVars, StepVars, record_variables, state_vars, step_vars
+from .variables import ASSIGNED_FIELDS, DERIVED_FIELDS, Codes, StateVars, StepVars, record_variables, state_vars, step_vars
 
 K = ActionKind
 # The pieces of a step that speak of no part of the next state: when an action may be taken.
@@ -203,7 +203,7 @@ class TransitionSystem:
             ]
             facts += [Implies(self.on(Behaviour.ZONE_CLOSED, z), s.zone[c] != codes.zone[z]) for z in self.closable_zones()]
             if slot.is_commander:
-                facts.append(Not(s.fresh[c]))
+                facts += [Not(s.fresh[c]), s.casts[c] == 0]
         facts += self.types()
         facts += [s.pos[c] == codes.int(self.start_position(c)) for c in range(len(self.slots))]
         decks = [c for c, slot in enumerate(self.slots) if slot.kind is SlotKind.CARD]
@@ -311,6 +311,7 @@ class TransitionSystem:
         pieces.add(None, GUARD, HOOKS["pregame"].symbolic(step) + HOOKS["shuffle-after-search"].symbolic(step))
         pieces.add(None, "revealed", HOOKS["reveal"].symbolic(step))
         pieces.add(None, "fresh", HOOKS["commander-memory"].symbolic(step))
+        pieces.add(None, "casts", HOOKS["commander-tax"].symbolic(step))
         pieces.add(None, "target_lost", HOOKS["target-memory"].symbolic(step))
         self._pieces[t] = pieces
         return pieces
@@ -503,7 +504,7 @@ class TransitionSystem:
         s, codes = self.state(t), self.codes
         facts = []
         for c, o in enumerate(state.objects):
-            for name in (*ASSIGNED_FIELDS, "revealed", "fresh", "target_lost"):
+            for name in (*ASSIGNED_FIELDS, *DERIVED_FIELDS):
                 var, value = s.field(name, c), getattr(o, name)
                 if name == "zone":
                     facts.append(var == codes.zone[value])

@@ -20,14 +20,16 @@ import z3
 from ..model import MAX_COUNTERS, PLAYER_FIELDS, PLAYER_NAMES, ActionKind, CardType, PlayerState, Scope, Slot, Zone
 from ..terms import And, Eq, If, Or
 
-# The object fields the actions assign (each a list over the slots in StateVars). `order` (the
-# pile relation), `revealed`, `fresh` and `target_lost` are derived at every step instead (see system.py).
+# The object fields the actions assign (each a list over the slots in StateVars), and those the
+# rules that act at every step derive from the step before (see system.py); `order`, the pile
+# relation, is derived too.
 ASSIGNED_FIELDS = ("zone", "whose", "controller", "pos", "gen", "face_down", "counters", "tapped", "attached", "effect", "target")
+DERIVED_FIELDS = ("revealed", "fresh", "casts", "target_lost")
 BOOL_FIELDS = ("face_down", "tapped", "attached", "effect", "revealed", "fresh", "target_lost")
 BOOL_PLAYER_FIELDS = ("drawn", "kept", "looked", "free_taken", "searched")
 # Every state field a slice may keep or drop (see slicing.py): the object fields, the pile order,
 # and the players' records.
-STATE_PARTS = (*ASSIGNED_FIELDS, "order", "revealed", "fresh", "target_lost", *PLAYER_FIELDS, "started")
+STATE_PARTS = (*ASSIGNED_FIELDS, "order", *DERIVED_FIELDS, *PLAYER_FIELDS, "started")
 
 
 def bits_for(values: int) -> int:
@@ -135,6 +137,7 @@ class StateVars:
     effect: list
     revealed: list
     fresh: list  # a variable for each commander slot; False for every other slot (see ObjectState)
+    casts: list  # a variable for each commander slot; 0 for every other slot
     target: list  # a slot code, no_slot for none
     target_lost: list
     above: dict  # (c, d) with c < d -> "c is nearer the top than d" (meaningful within one pile)
@@ -211,6 +214,7 @@ def state_vars(codes: Codes, t: int, player_fields: dict[str, bool] | None) -> S
         effect=each("effect", codes.bool),
         revealed=each("revealed", codes.bool),
         fresh=[codes.bool(f"fresh[{s.name}]@{t}") if s.is_commander else codes.false for s in slots],
+        casts=[codes.var(f"casts[{s.name}]@{t}", "int") if s.is_commander else codes.int(0) for s in slots],
         target=each("target", bv("slot")),
         target_lost=each("target_lost", codes.bool),
         above={

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..model import PLAYER_NAMES, SPELL_ONLY_TYPES, ActionKind, Behaviour, CardType, ObjectState, Zone
+from ..model import MAX_CASTS, PLAYER_NAMES, SPELL_ONLY_TYPES, ActionKind, Behaviour, CardType, ObjectState, Zone
 from ..terms import And, If, Implies, Not, Or
 from .kernel import encode_move, identity, move, new_object
 from .registry import PlayerUse, Target, concrete, every_step, implements, symbolic
@@ -38,6 +38,43 @@ def castable(step: SymbolicStep, c: int):
         from_command = And(s.zone[c] == step.Z[Zone.COMMAND], player == step.owner(c), step.on(Behaviour.COMMANDER_CAST))
         where = Or(where, from_command)
     return And(where, step.card_type(c) != step.codes.type[CardType.LAND])
+
+
+@every_step("commander-tax", "concrete")
+@implements(Behaviour.COMMANDER_TAX, half="concrete")
+def count_casts_from_command(step: ConcreteStep) -> None:
+    """903.8's count, kept for commanders: a cast from the command zone adds one (up to MAX_CASTS).
+    Where the tax rule is in force the count belongs to the card for the whole game; without it
+    the count is the object's own memory, gone when the card becomes a new object (400.7)."""
+    for i, slot in enumerate(step.world.slots):
+        if not slot.is_commander:
+            continue
+        old, new = step.before.objects[i], step.objects[i]
+        count = old.casts
+        if new.gen != old.gen and count:
+            rule = step.on(Behaviour.COMMANDER_TAX)
+            if rule:
+                step.cite(rule)
+            else:
+                count = 0
+        if step.action.kind is K.CAST and step.action.card == i and old.zone is Zone.COMMAND:
+            count = min(count + 1, MAX_CASTS)
+        if count != new.casts:
+            step.objects[i] = new.moved(casts=count)
+
+
+@every_step("commander-tax", "symbolic")
+@implements(Behaviour.COMMANDER_TAX, half="symbolic")
+def encode_casts_from_command(step: SymbolicStep) -> list:
+    s, s2 = step.s, step.s2
+    facts = []
+    for c, slot in enumerate(step.slots):
+        if not slot.is_commander:
+            continue
+        count = If(Or(step.on(Behaviour.COMMANDER_TAX), s2.gen[c] == s.gen[c]), s.casts[c], step.int(0))
+        from_command = And(step.kind_is(K.CAST), step.a.card == step.codes.slot[c], s.zone[c] == step.Z[Zone.COMMAND])
+        facts.append(s2.casts[c] == If(And(from_command, count < MAX_CASTS), count + 1, count))
+    return facts
 
 
 def require_spell_card(step: ConcreteStep, c: int) -> None:
