@@ -198,13 +198,13 @@ def trace_file(run, tmp_path):
 def test_replay_of_a_tampered_state_is_not_reproduced(run, trace_file):
     data = json.loads(trace_file.read_text())
     record = dict(data["states"][1]["objects"]["#map"])
-    name = data["states"][1]["action"]["card"]
+    name, kind = data["states"][1]["action"]["card"], data["states"][1]["action"]["kind"]  # an exile, face up or down
     record[name]["zone"] = "graveyard"
     data["states"][1]["objects"]["#map"] = [[k, v] for k, v in record.items()]
     trace_file.write_text(json.dumps(data))
     code, out, _ = run("replay", str(trace_file))
     assert code == 1
-    assert f"not reproduced: step 1 (exile): {name}.zone is graveyard in the trace but exile in the interpreter" in out
+    assert f"not reproduced: step 1 ({kind}): {name}.zone is graveyard in the trace but exile in the interpreter" in out
 
 
 def test_replay_of_a_wrong_violation_step_is_not_reproduced(run, trace_file):

@@ -502,6 +502,8 @@ AIMED = [act(K.PUT_ONTO_BATTLEFIELD, B1, B), act(K.DRAW, A1, A), act(K.CAST, A1,
 # without 708.8, turning B1 face up makes it a new object on the battlefield
 AIMED_FACE_DOWN = [act(K.PUT_ONTO_BATTLEFIELD_FACE_DOWN, B1, B), act(K.DRAW, A1, A), act(K.CAST, A1, A, targets=(B1,))]
 TARGET_SPELL = [act(K.DRAW, A1, A), act(K.DRAW, A2, A), act(K.CAST, A1, A), act(K.CAST, A2, A, targets=(A1,))]
+# an effect of B's exiles A1 face down, then exiles it face down again for A to look at (400.8, 406.3)
+EXILED_FACE_DOWN = [act(K.EXILE_FACE_DOWN, A1, B), act(K.EXILE_FACE_DOWN, A1, A)]
 SCENARIOS = [
     # (id, removed rules, card types other than creature, actions)
     ("400.3-destroy", (), {}, [act(K.PUT_ONTO_BATTLEFIELD, A1, A), act(K.GAIN_CONTROL, A1, B), act(K.DESTROY, A1)]),
@@ -573,6 +575,11 @@ SCENARIOS = [
     ("608.2b-off-new-object", ("708.8", "608.2b"), INSTANT, AIMED_FACE_DOWN + [act(K.TURN_FACE_UP, B1), act(K.RESOLVE, A1)]),
     ("608.2b-spell-target", (), {A2: CardType.INSTANT}, TARGET_SPELL + [act(K.RESOLVE, A2)]),
     ("608.2b-spell-target-countered", (), {A2: CardType.INSTANT}, TARGET_SPELL + [act(K.COUNTER, A1)]),
+    ("406.3", (), {}, EXILED_FACE_DOWN + [act(K.PUT_ONTO_BATTLEFIELD, A1, A)]),
+    ("406.3-off", ("406.3",), {}, EXILED_FACE_DOWN + [act(K.PUT_ONTO_BATTLEFIELD, A1, A)]),
+    ("406.3-exiled-again-400.8-off", ("400.8",), {}, EXILED_FACE_DOWN + [act(K.EXILE, A1)]),
+    ("406.3-face-down-permanent", (), {}, [act(K.PUT_ONTO_BATTLEFIELD_FACE_DOWN, B1, A), act(K.EXILE_FACE_DOWN, B1, B), act(K.STATE_BASED_ACTIONS)]),
+    ("406.3-400.7-off", ("400.7",), {}, EXILED_FACE_DOWN + [act(K.RETURN_TO_HAND, A1), act(K.EXILE, A1)]),
 ]
 
 
@@ -606,6 +613,7 @@ COMMANDER_SCENARIOS = [
     ("903.8.tax", TODAY, (), ON_BATTLEFIELD + [act(K.RETURN_TO_HAND, CA_CMD, to_command=True), act(K.CAST, CA_CMD, A), act(K.RESOLVE, CA_CMD)]),
     ("903.8.tax-off", TODAY, ("903.8.tax",), ON_BATTLEFIELD + [act(K.RETURN_TO_HAND, CA_CMD, to_command=True), act(K.CAST, CA_CMD, A)]),
     ("903.8.tax-from-hand", TODAY, (), ON_BATTLEFIELD + [act(K.RETURN_TO_HAND, CA_CMD), act(K.CAST, CA_CMD, A)]),
+    ("406.3-commander-2020", OLD, (), ON_BATTLEFIELD + [act(K.EXILE_FACE_DOWN, CA_CMD, B, to_command=True), act(K.EXILE_FACE_DOWN, CB_CMD, A)]),
     ("903.8-off", TODAY, ("903.8",), [act(K.PUT_ONTO_BATTLEFIELD, CB_CMD, A), act(K.EXILE, CB_CMD), act(K.STATE_BASED_ACTIONS, cards=(CB_CMD,))]),
     ("601.2-commander", TODAY, (), [act(K.REVERSE_ILLEGAL_CAST, CA_CMD, A), act(K.CAST, CA_CMD, A)]),
     ("601.2-off-commander", TODAY, ("601.2",), [act(K.REVERSE_ILLEGAL_CAST, CB_CMD, B), act(K.CAST, CB_CMD, B)]),
@@ -785,7 +793,7 @@ def test_the_run_generator_offers_the_owners_choices(h):
     for action in ON_BATTLEFIELD:
         state = apply(world, state, action).state
     replaced = {a.kind for kind, actions in legal_actions(world, state).items() for a in actions if a.to_command}
-    assert replaced == ({K.RETURN_TO_HAND, K.PUT_INTO_LIBRARY} | ({K.DESTROY, K.SACRIFICE, K.EXILE} if h is OLD else set()))
+    assert replaced == ({K.RETURN_TO_HAND, K.PUT_INTO_LIBRARY} | ({K.DESTROY, K.SACRIFICE, K.EXILE, K.EXILE_FACE_DOWN} if h is OLD else set()))
     destroyed = apply(world, state, act(K.DESTROY, CA_CMD)).state
     listing = [a.cards for a in legal_actions(world, destroyed).get(K.STATE_BASED_ACTIONS, [])]
     assert sorted(listing) == ([(), (CA_CMD,)] if h is TODAY else [()])

@@ -55,8 +55,9 @@ STOCK = {
     "markers-kept": ("203.4", "205.4"),
     "deck-shuffled-after-search": ("204.3",),
     "fizzle": ("608.2b", "400.7"),
+    "face-down-exile": ("406.3",),
 }
-ALWAYS = {"owner-zones", "one-zone", "spells-not-permanents", "face-down-visibility", "hidden-zones", "set-aside-visible"}
+ALWAYS = {"owner-zones", "one-zone", "spells-not-permanents", "face-down-visibility", "hidden-zones", "set-aside-visible", "face-down-exile"}
 
 
 def stock(prop_id: str):

@@ -36,10 +36,10 @@ def test_show_prints_the_steps_and_the_board_at_the_violation(run, counterexampl
     code, out, err = run("show", str(counterexample))
     assert code == 0 and err == ""
     assert out.startswith("counterexample to owner-zones under mtg-current without 400.3  (seed 0; the view of everyone)")
-    assert "▶  2.  sacrifice B3 player=A  [404.1, 400.7, 708.9]" in out
-    assert "✗ owner-zones fails at step 2 for c = B3: a card in a library, hand or graveyard is in its owner's" in out
-    assert "graveyard/A · 1" in out and "#1 B3 instant B (gen 2 new;" in out and "⋯ B3 left → graveyard/A" in out
-    assert "empty: hand/A, hand/B, graveyard/B, stack, exile, command" in out
+    assert "▶  2.  put_into_library A1 player=B n=1  [400.7]" in out
+    assert "✗ owner-zones fails at step 2 for c = A1: a card in a library, hand or graveyard is in its owner's" in out
+    assert "library/B · 4" in out and "#1 A1 land A (gen 2 new) ← command ✗ witness" in out and "⋯ A1 left → library/B" in out
+    assert "empty: hand/A, graveyard/A, hand/B, graveyard/B, battlefield, stack, exile" in out
 
 
 def test_show_all_prints_a_board_after_every_step(run, counterexample):
@@ -50,9 +50,9 @@ def test_show_all_prints_a_board_after_every_step(run, counterexample):
 def test_show_a_step_as_a_player_sees_it(run, counterexample):
     code, out, _ = run("show", str(counterexample), "--step", "1", "--view-as", "b")
     assert code == 0 and "the view of player B" in out
-    assert "▶  1.  put_onto_battlefield_face_down hidden card player=A" in out and "hidden card: library/B #1/3 → #1/2" in out
-    assert "hidden B→A (gen 1 new; face down) ← library/B" in out  # only its controller, A, sees a face-down permanent's face
-    assert "A1" not in out and "B2" not in out  # library cards: nobody sees their faces
+    assert "▶  1.  move_to_command A1  [400.7]" in out and "A1 land A (gen 1 new) ← library/A" in out  # the command zone is public
+    assert "#1 hidden B (gen 0)" in out and "A2" not in out and "B2" not in out  # library cards: nobody sees their faces
+    assert "fails at step 2 for c = hidden card" in out  # by step 2 A1 is in a library: B no longer sees its face
 
 
 def test_show_html_writes_one_page_with_every_view(run, counterexample, tmp_path):
@@ -67,7 +67,7 @@ def test_show_html_for_one_player_writes_that_view_only(run, counterexample, tmp
     code, out, _ = run("show", str(counterexample), "--html", "b.html", "--view-as", "B")
     assert code == 0 and "as seen by player B;" in out
     page = (tmp_path / "b.html").read_text(encoding="utf-8")
-    assert page.count("<template data-view=") == 1 and "A1" not in page and ">B3<" in page  # B3 revealed as it leaves
+    assert page.count("<template data-view=") == 1 and ">A2<" not in page and ">A1<" in page  # A1 seen in the command zone
 
 
 def test_show_a_lint_witness(run, tmp_path):
@@ -97,10 +97,10 @@ def test_show_the_scenarios_of_a_diff_with_the_refused_step(run, tmp_path):
 
 def test_show_a_trace_that_does_not_replay_warns_and_exits_1(run, counterexample):
     data = json.loads(counterexample.read_text(encoding="utf-8"))
-    dict(data["states"][2]["objects"]["#map"])["B3"]["zone"] = "exile"  # instead of A's graveyard
+    dict(data["states"][2]["objects"]["#map"])["A1"]["zone"] = "exile"  # instead of B's library
     counterexample.write_text(json.dumps(data), encoding="utf-8")
     code, out, _ = run("show", str(counterexample))
-    assert code == 1 and "⚠ the interpreter does not reproduce this trace: step 2 (sacrifice): B3.zone is exile in the" in out
+    assert code == 1 and "⚠ the interpreter does not reproduce this trace: step 2 (put_into_library): A1.zone is exile in the" in out
 
 
 def test_show_a_scenario_whose_expectation_fails_exits_1(run, tmp_path):

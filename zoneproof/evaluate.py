@@ -95,7 +95,7 @@ class Backend(Protocol):
 
     def field(self, name: str, slot: int, primed: bool) -> Any:
         """A function of the object in `slot`, in the next state when `primed`. `name` is one of
-        zone, whose, controller, owner, pos, gen, counters, casts, face_down, tapped, attached, effect,
+        zone, whose, controller, owner, pos, gen, counters, casts, looker, face_down, tapped, attached, effect,
         target, target_lost, type, is_token, is_commander, is_sideboard (owner, type and the is_ functions are static and
         always come unprimed)."""
 

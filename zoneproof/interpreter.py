@@ -95,7 +95,7 @@ def check_initial(world: World, state: GameState) -> None:
     """A check starts at the start of a game: each deck in its owner's library, sideboards outside."""
     for slot, o in zip(world.slots, state.objects):
         expected = START_ZONE[slot.kind.value]
-        if o.zone is not expected or o.whose != slot.owner or o.controller != slot.owner or o.gen != 0 or o.fresh or o.casts:
+        if o.zone is not expected or o.whose != slot.owner or o.controller != slot.owner or o.gen != 0 or o.fresh or o.casts or o.looker is not None:
             raise IllegalAction(f"{slot.name} does not start where a game starts ({expected.value} of {PLAYER_NAMES[slot.owner]})")
     for slot, o in zip(world.slots, state.objects):
         closed_by = world.ruleset.rules_for(Behaviour.ZONE_CLOSED, o.zone)

@@ -72,6 +72,7 @@ class ActionKind(str, Enum):
     PUT_ONTO_BATTLEFIELD_FACE_DOWN = "put_onto_battlefield_face_down"
     TURN_FACE_UP = "turn_face_up"
     REVERSE_ILLEGAL_CAST = "reverse_illegal_cast"
+    EXILE_FACE_DOWN = "exile_face_down"  # 406.3: exiled face down; the player named may look at it
     # The pregame (103): legal only before the first ordinary action, in rule sets that declare them.
     DRAW_HAND = "draw_hand"
     MULLIGAN = "mulligan"
@@ -110,6 +111,7 @@ class Behaviour(str, Enum):
     FACE_UP_PERMANENTS_ONLY = "face-up-permanents-only"  # 708.7
     FACE_UP_SAME_OBJECT = "face-up-same-object"  # 708.8
     FACE_DOWN_REVEAL = "face-down-reveal"  # 708.9
+    FACE_DOWN_EXILE = "face-down-exile"  # 406.3: only a player an instruction lets look sees a card exiled face down
     ZONE_CLOSED = "zone-closed"  # no rule of the Comprehensive Rules: for experiments, "what if nothing could enter exile"
     COMMANDER_CAST = "commander-cast"  # 903.8
     COMMANDER_TAX = "commander-tax"  # 903.8: the count of a commander's casts from the command zone belongs to the card, for the whole game
@@ -274,6 +276,9 @@ class ObjectState:
     zone (or became a new object there) since state-based actions were last performed (903.9a).
     `casts` is kept for commanders only (always 0 for other slots): the times the commander was
     cast from the command zone (903.8's commander tax counts them), up to MAX_CASTS.
+    `looker` is the player an instruction lets look at the card while it is exiled face down (406.3:
+    the player named by `exile_face_down`, or the owner of a card the Commander mulligan set aside
+    where 903.8 lets them look); None otherwise. Like the rest of its memory, 400.7 wipes it.
     `target` is the slot of the object a spell targets (115.1), None where it targets nothing;
     `target_lost` that the object targeted has become a new object since (400.7), so the card in
     that slot is not what the spell targeted. Every step sets it afresh from the step before.
@@ -292,6 +297,7 @@ class ObjectState:
     revealed: bool = False
     fresh: bool = False
     casts: int = 0
+    looker: int | None = None
     shown: tuple[int, ...] = ()
     target: int | None = None
     target_lost: bool = False
@@ -301,7 +307,7 @@ class ObjectState:
 
 
 STATE_FIELDS = ("zone", "whose", "controller", "pos", "gen", "face_down", "counters", "tapped", "attached", "effect", "revealed", "fresh",
-                "casts", "target", "target_lost")
+                "casts", "looker", "target", "target_lost")
 MAX_COUNTERS = 2
 MAX_CASTS = 2
 

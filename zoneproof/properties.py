@@ -79,6 +79,7 @@ FUNCTIONS: dict[str, tuple[Type, bool]] = {
     "is_commander": (Type.BOOL, True),
     "is_sideboard": (Type.BOOL, True),
     "casts": (Type.INT, False),  # a commander's casts from the command zone (903.8); 0 for other objects
+    "looker": (Type.PLAYER, False),  # the player an instruction lets look at the card exiled face down (406.3); equal to no player where none
     "target": (Type.OBJECT, False),  # the object a spell targets (an object equal to none where it targets nothing)
     "target_lost": (Type.BOOL, False),  # the object it targets has become a new object since (400.7)
 }

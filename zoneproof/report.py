@@ -66,6 +66,8 @@ def changes(before: GameState, after: GameState, slots: tuple[Slot, ...]) -> lis
             if a != b:
                 if f.name == "controller":
                     a, b = PLAYER_NAMES[a], PLAYER_NAMES[b]
+                elif f.name == "looker":
+                    a, b = ("none" if x is None else PLAYER_NAMES[x] for x in (a, b))
                 elif f.name == "target":
                     a, b = ("none" if x is None else slots[x].name for x in (a, b))
                 bits.append(f"{f.name} {a} → {b}")

@@ -202,6 +202,10 @@ class RuleSet:
         """rules_for's answers, filled as they are asked (the interpreter asks the same few very often)."""
         return {}
 
+    def in_file(self, behaviour: Behaviour) -> bool:
+        """Whether some rule of the file (in force or removed) provides the behaviour."""
+        return any(r.behaviour is behaviour for r in self.rules)
+
     def active(self, behaviour: Behaviour, zone: Zone | None = None) -> str | None:
         """The first rule in force that provides the behaviour, or None."""
         ids = self.rules_for(behaviour, zone)

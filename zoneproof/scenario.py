@@ -44,7 +44,7 @@ from .tomlfile import TomlFile
 from .trace import Trace, write_atomically
 
 EXPECTATION_KEYS = {"card", "zone", "whose", "controller", "position", "same_object_as_step", "new_object_since_step",
-                    "counters", "casts", "tapped", "attached", "effect", "exists", "face_down", "revealed", "seen_by", "target", "target_lost"}
+                    "counters", "casts", "looker", "tapped", "attached", "effect", "exists", "face_down", "revealed", "seen_by", "target", "target_lost"}
 # What a step may expect of a player (the pregame, 103.4/103.5): its pregame record, the size of
 # its hand and library, and whether the game has started.
 PLAYER_EXPECTATION_KEYS = {"player", "drawn", "mulligans", "free_mulligan", "kept", "owed", "looked", "searched", "hand", "library", "started"}
@@ -357,6 +357,8 @@ def _step(r: _Reader, raw: dict, number: int, names: dict, player_names: dict) -
             r.choice(player_name, player_names, f"player in {where} seen_by", "expect")
         if "target" in e and e["target"] != "none":
             r.choice(e["target"], names, f"target in {where} expectation (or \"none\")", "expect")
+        if "looker" in e and e["looker"] != "none":
+            r.choice(e["looker"], player_names, f"looker in {where} expectation (or \"none\")", "expect")
         parsed.append(Expectation(e["card"], tuple((k, v) for k, v in e.items() if k != "card")))
     action = Action(kind=kind, card=card, player=player, n=n, zone=zone, order=order, cards=cards, to_command=to_command, targets=targets)
     return ScenarioStep(action, illegal, reason, tuple(parsed), r.file.line("action", "step", number - 1))
@@ -487,6 +489,8 @@ def _observe(key: str, expected, slot: int, o: ObjectState, now: GameState, stat
         return expected if _valid_step(expected, states) and states[expected].objects[slot].gen != o.gen else f"the same object as at step {expected}"
     if key == "exists":
         return o.zone is not Zone.NOWHERE
+    if key == "looker":
+        return "none" if o.looker is None else PLAYER_NAMES[o.looker]
     if key == "target":
         return "none" if o.target is None else next((name for name, index in names.items() if index == o.target), f"slot {o.target}")
     return getattr(o, key)
@@ -555,6 +559,8 @@ def scenario_from_trace(trace: Trace, violation: str, folder: Path | None = None
                 e["target_lost"] = o2.target_lost
             if o.casts or o2.casts:
                 e["casts"] = o2.casts
+            if o.looker is not None or o2.looker is not None:
+                e["looker"] = "none" if o2.looker is None else PLAYER_NAMES[o2.looker]
             key = "same_object_as_step" if o.gen == o2.gen else "new_object_since_step"
             e[key] = number - 1
             expectations.append(e)

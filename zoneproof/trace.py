@@ -89,7 +89,8 @@ def _player(p: int | None) -> str:
 # A trace of a Commander rule set (a scope with commanders) also records each action's `to_command`
 # and each object's `fresh`; other traces leave them out, as they always are false there. An
 # action's `targets` and an object's `target` and `target_lost` are recorded only where there is a
-# target, a commander's `casts` only where it has been cast from the command zone.
+# target, a commander's `casts` only where it has been cast from the command zone, an object's
+# `looker` only where an instruction lets a player look at it in exile face down (406.3).
 
 
 def _action_json(action: Action | None, slots: tuple[Slot, ...]) -> dict:
@@ -131,7 +132,7 @@ def _objects_json(state: GameState, slots: tuple[Slot, ...]) -> dict:
             "attached": o.attached,
             "effect": o.effect,
             "revealed": o.revealed,
-        } | ({"fresh": o.fresh} if with_fresh else {}) | ({"casts": _int(o.casts)} if o.casts else {}) | ({"shown": {"#set": [PLAYER_NAMES[p] for p in o.shown]}} if o.shown else {}) | (
+        } | ({"fresh": o.fresh} if with_fresh else {}) | ({"casts": _int(o.casts)} if o.casts else {}) | ({"looker": PLAYER_NAMES[o.looker]} if o.looker is not None else {}) | ({"shown": {"#set": [PLAYER_NAMES[p] for p in o.shown]}} if o.shown else {}) | (
             {"target": slots[o.target].name, "target_lost": o.target_lost} if o.target is not None else {})
 
     return {"#map": [[slot.name, record(o)] for slot, o in zip(slots, state.objects)]}
@@ -344,7 +345,7 @@ def read_trace(path: Path) -> Trace:
         r.fail("'vars' lists 'players' and 'started' together or neither")
 
     def recorded(rec, key: str) -> bool:
-        """Whether a record holds a field written only where it has a value (shown, target, targets)."""
+        """Whether a record holds a field written only where it has a value (shown, looker, target, targets)."""
         return key in (rec if isinstance(rec, Mapping) else getattr(rec, "_fields", ()))
 
     def shown_players(rec, at: str) -> tuple[int, ...]:
@@ -383,7 +384,7 @@ def read_trace(path: Path) -> Trace:
         for slot in slots:
             rec = objects[slot.name]
             at = f"state {i}, {slot.name}"
-            values = {f: r.get(rec, f, at) for f in STATE_FIELDS if f not in ("fresh", "casts", "target", "target_lost")}
+            values = {f: r.get(rec, f, at) for f in STATE_FIELDS if f not in ("fresh", "casts", "looker", "target", "target_lost")}
             values["fresh"] = r.get(rec, "fresh", at) if scope.commanders else False
             result.append(ObjectState(
                 zone=r.enum(Zone, values["zone"], f"{at}.zone"),
@@ -399,6 +400,7 @@ def read_trace(path: Path) -> Trace:
                 revealed=r.typed(values["revealed"], bool, f"{at}.revealed"),
                 fresh=r.typed(values["fresh"], bool, f"{at}.fresh"),
                 casts=casts_of(rec, at),
+                looker=r.name(player_by_name, r.get(rec, "looker", at), f"{at}.looker") if recorded(rec, "looker") else None,
                 shown=shown_players(rec, at),
                 **target_of(rec, at),
             ))

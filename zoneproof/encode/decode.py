@@ -58,6 +58,7 @@ def decode(system, model: z3.ModelRef, depth: int, final_state: bool = True) -> 
                 revealed=as_bool(s.revealed[c]),
                 fresh=as_bool(s.fresh[c]),
                 casts=as_int(s.casts[c]),
+                looker=players[as_int(s.looker[c])],
                 shown=tuple(p for p in range(system.players) if as_bool(system.shown(t, p, c))),
                 target=slot_index[as_int(s.target[c])],
                 target_lost=as_bool(s.target_lost[c]),

@@ -129,7 +129,7 @@ class TransitionSystem:
     def in_file(self, behaviour: Behaviour) -> bool:
         """Whether some rule of the file (in force or removed) provides the behaviour: where none
         does, the encoding leaves out what only that behaviour could make happen."""
-        return any(r.behaviour is behaviour for r in self.ruleset.rules)
+        return self.ruleset.in_file(behaviour)
 
     def on(self, behaviour: Behaviour, zone: Zone | None = None) -> z3.BoolRef:
         """True when some rule of the file that provides the behaviour is in force."""
@@ -198,6 +198,7 @@ class TransitionSystem:
                 Not(s.attached[c]),
                 Not(s.effect[c]),
                 Not(s.revealed[c]),
+                s.looker[c] == codes.no_player,
                 s.target[c] == codes.no_slot,
                 Not(s.target_lost[c]),
             ]
@@ -508,8 +509,8 @@ class TransitionSystem:
                 var, value = s.field(name, c), getattr(o, name)
                 if name == "zone":
                     facts.append(var == codes.zone[value])
-                elif name in ("whose", "controller"):
-                    facts.append(var == codes.player[value])
+                elif name in ("whose", "controller", "looker"):
+                    facts.append(var == (codes.no_player if value is None else codes.player[value]))
                 elif name == "target":
                     facts.append(var == (codes.no_slot if value is None else codes.slot[value]))
                 else:

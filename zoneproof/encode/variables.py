@@ -23,7 +23,7 @@ from ..terms import And, Eq, If, Or
 # The object fields the actions assign (each a list over the slots in StateVars), and those the
 # rules that act at every step derive from the step before (see system.py); `order`, the pile
 # relation, is derived too.
-ASSIGNED_FIELDS = ("zone", "whose", "controller", "pos", "gen", "face_down", "counters", "tapped", "attached", "effect", "target")
+ASSIGNED_FIELDS = ("zone", "whose", "controller", "pos", "gen", "face_down", "counters", "tapped", "attached", "effect", "looker", "target")
 DERIVED_FIELDS = ("revealed", "fresh", "casts", "target_lost")
 BOOL_FIELDS = ("face_down", "tapped", "attached", "effect", "revealed", "fresh", "target_lost")
 BOOL_PLAYER_FIELDS = ("drawn", "kept", "looked", "free_taken", "searched")
@@ -138,6 +138,7 @@ class StateVars:
     revealed: list
     fresh: list  # a variable for each commander slot; False for every other slot (see ObjectState)
     casts: list  # a variable for each commander slot; 0 for every other slot
+    looker: list  # a player code, no_player for none
     target: list  # a slot code, no_slot for none
     target_lost: list
     above: dict  # (c, d) with c < d -> "c is nearer the top than d" (meaningful within one pile)
@@ -215,6 +216,7 @@ def state_vars(codes: Codes, t: int, player_fields: dict[str, bool] | None) -> S
         revealed=each("revealed", codes.bool),
         fresh=[codes.bool(f"fresh[{s.name}]@{t}") if s.is_commander else codes.false for s in slots],
         casts=[codes.var(f"casts[{s.name}]@{t}", "int") if s.is_commander else codes.int(0) for s in slots],
+        looker=each("looker", bv("player")),
         target=each("target", bv("slot")),
         target_lost=each("target_lost", codes.bool),
         above={

@@ -1,12 +1,15 @@
 """Exile and the command zone: an object put where it already is becomes a new object there
-(400.8, 400.10), and one turned face down in the command zone too (400.9)."""
+(400.8, 400.10), and one turned face down in the command zone too (400.9). A card exiled face down
+records the player an instruction lets look at it (406.3; who sees it is in visibility.py)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..model import GAME_ZONES, ActionKind, Behaviour, Zone
-from ..terms import And, Not, Or
+from ..terms import And, If, Not, Or
 from .kernel import encode_move, move, renew_in_place, renewed, source_allowed, source_ok
-from .registry import Target, concrete, implements, symbolic
+from .registry import PlayerUse, Target, concrete, implements, symbolic
 from .step import ConcreteStep, Effect, SymbolicStep
 
 K = ActionKind
@@ -43,6 +46,28 @@ def do_exile(step: ConcreteStep) -> None:
 @implements(Behaviour.EXILE_IN_EXILE, half="symbolic")
 def encode_exile(step: SymbolicStep, c: int) -> Effect:
     return encode_move_or_renew(step, c, Zone.EXILE, Behaviour.EXILE_IN_EXILE)
+
+
+@concrete(K.EXILE_FACE_DOWN, Target.CARD, PlayerUse.ALWAYS, moves_card=True, sources=GAME_ZONES)
+def do_exile_face_down(step: ConcreteStep) -> None:
+    """Exile a card face down; the acting player is the one the instruction lets look at it."""
+    c, _ = step.target()
+    step.require(not step.slot(c).is_token, "a token is not exiled face down in the model: 406.3 speaks of cards")
+    move_or_renew(step, Zone.EXILE, Behaviour.EXILE_IN_EXILE)
+    if step.objects[c].zone is Zone.EXILE:
+        step.cite(step.on(Behaviour.FACE_DOWN_EXILE))
+        step.objects[c] = step.objects[c].moved(face_down=True, looker=step.action.player)
+
+
+@symbolic(K.EXILE_FACE_DOWN)
+def encode_exile_face_down(step: SymbolicStep, c: int) -> Effect:
+    if step.slots[c].is_token:
+        return Effect(step.false, step.true, {})
+    exiled = encode_move_or_renew(step, c, Zone.EXILE, Behaviour.EXILE_IN_EXILE)
+    in_exile = exiled.values["zone"] == step.Z[Zone.EXILE]
+    values = exiled.values | {"face_down": Or(in_exile, exiled.values["face_down"]),
+                              "looker": If(in_exile, step.a.player, exiled.values["looker"])}
+    return replace(exiled, values=values)
 
 
 @concrete(K.MOVE_TO_COMMAND, Target.CARD, moves_card=True, sources=GAME_ZONES)

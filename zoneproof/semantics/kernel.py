@@ -15,8 +15,9 @@ from ..terms import And, If, Implies, Not, Or
 from .registry import implements
 from .step import Arrival, ConcreteStep, Effect, OrderMissing, SymbolicStep
 
-# What 400.7 wipes, apart from the effects (which 400.7a may carry): a new object also targets nothing.
-NO_MEMORY = dict(counters=0, tapped=False, attached=False, target=None)
+# What 400.7 wipes, apart from the effects (which 400.7a may carry): a new object also targets nothing,
+# and no instruction lets anyone look at it (406.3).
+NO_MEMORY = dict(counters=0, tapped=False, attached=False, target=None, looker=None)
 
 
 # ---------------------------------------------------------------- a new object (400.7)
@@ -55,12 +56,13 @@ def identity(step: SymbolicStep, c: int, renew, carried_effect=None, keep_counte
 
 
 def wiped_memory(step: SymbolicStep, c: int, wiped) -> dict:
-    """Slot c's status, attachment and target: none under `wiped`, otherwise as they were."""
+    """Slot c's status, attachment, target and looker: none under `wiped`, otherwise as they were."""
     s = step.s
     return {
         "tapped": And(Not(wiped), s.tapped[c]),
         "attached": And(Not(wiped), s.attached[c]),
         "target": If(wiped, step.codes.no_slot, s.target[c]),
+        "looker": If(wiped, step.codes.no_player, s.looker[c]),
     }
 
 

@@ -275,12 +275,15 @@ def partial_paris(step: ConcreteStep, p: int, hand: list[int], library: list[int
     for i in reversed(library[len(library) - count:]):  # top first
         move(step, i, Zone.HAND, p)
     renew = step.on(Behaviour.NEW_OBJECT)
+    may_look = step.on(Behaviour.MULLIGAN_LOOK_SET_ASIDE)
     for i in set_aside:
         old = step.objects[i]
         fields = dict(zone=Zone.EXILE, whose=step.slot(i).owner, controller=step.slot(i).owner, pos=0, face_down=True)
         if renew:
             step.cite(renew)
             fields.update(gen=old.gen + 1, **NO_MEMORY, effect=False)
+        if may_look:  # the instruction that lets the owner look at the cards set aside (406.3)
+            fields.update(looker=step.slot(i).owner)
         step.objects[i] = old.moved(**fields)
 
 
@@ -310,6 +313,7 @@ def encode_partial_paris(step: SymbolicStep, free, players: dict) -> Transition:
         extra.append(Implies(drawn, moved.outcome))
         exiled = {"zone": step.Z[Zone.EXILE], "whose": step.owner(c), "pos": step.int(0), "controller": step.owner(c), "face_down": step.true}
         exiled |= identity(step, c, renew)
+        exiled["looker"] = If(step.on(Behaviour.MULLIGAN_LOOK_SET_ASIDE), step.owner(c), exiled["looker"])
         objects[c] = step.merge(c, drawn, moved.values, step.merge(c, set_aside[c], exiled, {}))
     return Transition(codes.all_of(guard), objects, players, extra=extra)
 

@@ -1,5 +1,5 @@
-"""Who may see the face of each object (400.2, 402.3, 708.5, 708.9, 903.8's look at the cards
-set aside, and the post-mulligan look's audience: 810.5 in a team game)."""
+"""Who may see the face of each object (400.2, 402.3, 406.3, 708.5, 708.9, 903.8's look at the
+cards set aside, and the post-mulligan look's audience: 810.5 in a team game)."""
 
 from __future__ import annotations
 
@@ -22,14 +22,15 @@ def hidden_zones(ruleset: RuleSet) -> tuple[Zone, ...]:
 
 @implements(Behaviour.HIDDEN_ZONES, Behaviour.FACE_DOWN_CONTROLLER_LOOKS, Behaviour.MULLIGAN_LOOK_SET_ASIDE, half="concrete")
 def sees(ruleset: RuleSet, state: GameState, player: int, index: int) -> bool:
-    """Whether `player` may see the face of the object in slot `index` (400.2, 402.3, 708.5, 708.9).
+    """Whether `player` may see the face of the object in slot `index` (400.2, 402.3, 406.3, 708.5, 708.9).
 
     Not in the game (outside, a token that does not exist): nobody. Revealed by the step that led
     here (708.9): everyone; shown by it (the post-mulligan look): those it was shown to. Face down:
-    on the battlefield or the stack its controller (708.5), in exile before the game starts its
-    owner where the Commander mulligan lets a player look at the cards it set aside (903.8),
-    elsewhere nobody (406.3, 708.5). Face up: in a hand the file declares hidden only its player,
-    in a hidden library nobody (400.2, 401.2, 402.3); elsewhere everyone."""
+    on the battlefield or the stack its controller (708.5); in exile before the game starts its
+    owner where the Commander mulligan lets a player look at the cards it set aside (903.8), and the
+    player an instruction lets look at it (406.3, see sees_exiled_face_down); elsewhere nobody
+    (708.5). Face up: in a hand the file declares hidden only its player, in a hidden library
+    nobody (400.2, 401.2, 402.3); elsewhere everyone."""
     o = state.objects[index]
     if o.zone in (Zone.OUTSIDE, Zone.NOWHERE):
         return False
@@ -37,7 +38,8 @@ def sees(ruleset: RuleSet, state: GameState, player: int, index: int) -> bool:
         return True
     if o.face_down:
         if o.zone is Zone.EXILE:
-            return not state.started and ruleset.active(Behaviour.MULLIGAN_LOOK_SET_ASIDE) is not None and o.whose == player
+            set_aside = not state.started and ruleset.active(Behaviour.MULLIGAN_LOOK_SET_ASIDE) is not None and o.whose == player
+            return set_aside or sees_exiled_face_down(ruleset, o, player)
         return (
             o.zone in (Zone.BATTLEFIELD, Zone.STACK)
             and ruleset.active(Behaviour.FACE_DOWN_CONTROLLER_LOOKS) is not None
@@ -61,6 +63,7 @@ def encode_sees(system, t: int, player: int, c: int) -> z3.BoolRef:
             s.controller[c] == codes.player[player],
         ),
         encode_sees_set_aside(system, t, player, c),
+        encode_sees_exiled_face_down(system, t, player, c),
     )
     hidden = And(system.on(Behaviour.HIDDEN_ZONES), codes.zone_is(s.zone[c], hidden_zones(system.ruleset)))
     own_hand = And(s.zone[c] == Z[Zone.HAND], s.whose[c] == codes.player[player])
@@ -80,6 +83,25 @@ def encode_sees_set_aside(system, t: int, player: int, c: int) -> z3.BoolRef:
         s.zone[c] == system.codes.zone[Zone.EXILE], system.on(Behaviour.MULLIGAN_LOOK_SET_ASIDE), Not(started),
         s.whose[c] == system.codes.player[player],
     )
+
+
+@implements(Behaviour.FACE_DOWN_EXILE, half="concrete")
+def sees_exiled_face_down(ruleset: RuleSet, o: ObjectState, player: int) -> bool:
+    """Whether the player may see a card in exile face down, apart from the Commander mulligan's
+    look: under 406.3 only the player an instruction lets look (`looker`); with 406.3 removed
+    anyone, as any exiled card; in a file without 406.3 nobody (the file models no such card)."""
+    if not ruleset.in_file(Behaviour.FACE_DOWN_EXILE):
+        return False
+    return ruleset.active(Behaviour.FACE_DOWN_EXILE) is None or o.looker == player
+
+
+@implements(Behaviour.FACE_DOWN_EXILE, half="symbolic")
+def encode_sees_exiled_face_down(system, t: int, player: int, c: int) -> z3.BoolRef:
+    """Slot c, face down, is in exile where the player may see it (see sees_exiled_face_down)."""
+    if not system.in_file(Behaviour.FACE_DOWN_EXILE):
+        return system.codes.false
+    s, codes = system.state(t), system.codes
+    return And(s.zone[c] == codes.zone[Zone.EXILE], Or(Not(system.on(Behaviour.FACE_DOWN_EXILE)), s.looker[c] == codes.player[player]))
 
 
 @implements(Behaviour.MULLIGAN_TEAM_LOOK, half="concrete")
