@@ -212,7 +212,7 @@ def test_removing_903_9a_breaks_commander_return_with_a_replayable_counterexampl
     [result] = check_properties(COMMANDER.without(["903.9a"]), [PROPS["commander-return"]], SMALL)
     assert result.verdict is Verdict.VIOLATED and result.depth == 2
     last = result.trace.steps[-1]
-    assert last.action.to_command and last.action.kind in (K.DESTROY, K.EXILE, K.MILL, K.DISCARD, K.COUNTER, K.SACRIFICE)
+    assert last.action.to_command and last.action.kind in (K.DESTROY, K.EXILE, K.EXILE_FACE_DOWN, K.MILL, K.DISCARD, K.COUNTER, K.SACRIFICE)
     replayed(result, tmp_path)
 
 

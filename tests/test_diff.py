@@ -65,7 +65,7 @@ def test_mtg_2010_against_mtg_current_json(run, tmp_path):
     assert {(b["kind"], b["allowed_by"], b["steps"]) for b in doc["behaviours"]} == {
         ("move_to_command", "a", 2), ("move_to_command", "b", 2), ("mulligan", "a", 2), ("mulligan", "b", 2),
         ("put_onto_battlefield_face_down", "b", 1), ("cast_face_down", "b", 2), ("reverse_illegal_cast", "b", 2),
-        ("exile_face_down", "b", 1),
+        ("exile_face_down", "b", 1), ("scry", "b", 1),
     }
     assert doc["agree"] is False and doc["problems"] == []
 

@@ -121,10 +121,10 @@ def both_evaluations_agree(base, run) -> None:
             actual = z3.is_true(value)
             assert actual == expected, f"{prop.id} at step {t}: the interpreter says {expected}, the encoder {actual}"
     # who may see each face: sees(p, c) for every player and object in every state of the run; it
-    # reads state t, the action that led to it (what it showed) and the rules only, so only their
-    # values are in the model
+    # reads state t, the step that led to it (the action and the state it acted on: what it showed)
+    # and the rules only, so only their values are in the model
     for t, state in enumerate(states):
-        shown_by = pairs(e.action_is(t - 1, actions[t - 1])) if t else []
+        shown_by = pairs(e.action_is(t - 1, actions[t - 1])) + at[t - 1] if t else []
         value = interpreting(e, static + at[t] + shown_by).eval(symbolic_views(t, base))
         assert z3.is_bv_value(value), f"sees at step {t} reads a variable the run does not fix"
         seen = format(value.as_long(), f"0{e.players * len(e.slots)}b")

@@ -73,6 +73,7 @@ class ActionKind(str, Enum):
     TURN_FACE_UP = "turn_face_up"
     REVERSE_ILLEGAL_CAST = "reverse_illegal_cast"
     EXILE_FACE_DOWN = "exile_face_down"  # 406.3: exiled face down; the player named may look at it
+    SCRY = "scry"  # 701.22: look at the top n cards of your library, put any of them on the bottom, the rest on top
     # The pregame (103): legal only before the first ordinary action, in rule sets that declare them.
     DRAW_HAND = "draw_hand"
     MULLIGAN = "mulligan"
@@ -112,6 +113,7 @@ class Behaviour(str, Enum):
     FACE_UP_SAME_OBJECT = "face-up-same-object"  # 708.8
     FACE_DOWN_REVEAL = "face-down-reveal"  # 708.9
     FACE_DOWN_EXILE = "face-down-exile"  # 406.3: only a player an instruction lets look sees a card exiled face down
+    SCRY = "scry"  # 701.22: after a scry the cards looked at are above or below the rest, which keep their order
     ZONE_CLOSED = "zone-closed"  # no rule of the Comprehensive Rules: for experiments, "what if nothing could enter exile"
     COMMANDER_CAST = "commander-cast"  # 903.8
     COMMANDER_TAX = "commander-tax"  # 903.8: the count of a commander's casts from the command zone belongs to the card, for the whole game

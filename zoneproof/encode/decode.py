@@ -96,7 +96,7 @@ def _players(system, s, as_int, as_bool) -> tuple[PlayerState, ...]:
 
 def reordered_piles(kind: ActionKind, player: int | None, zone: Zone, before: GameState, after: GameState):
     """The `order` record of an action: the new top-to-bottom order of each pile it reordered."""
-    if kind is K.SHUFFLE:
+    if kind in (K.SHUFFLE, K.SCRY):
         keys = [(Zone.LIBRARY, player)]
     elif kind is K.REORDER:
         keys = [(zone, player)]

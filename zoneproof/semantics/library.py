@@ -1,9 +1,11 @@
 """Libraries and the order of piles: draw, mill, put into a library, shuffle, rearrange (400.5),
-shuffle a hand into a library (400.12), and Berserk's deck search (204.3)."""
+scry (701.22), shuffle a hand into a library (400.12), and Berserk's deck search (204.3)."""
 
 from __future__ import annotations
 
 from dataclasses import replace
+
+from itertools import combinations
 
 from ..model import ORDERED_ZONES, PLAYER_NAMES, ActionKind, Behaviour, Zone, zone_key
 from ..terms import And, If, Implies, Not, Or
@@ -94,6 +96,54 @@ def encode_reorder(step: SymbolicStep) -> Transition:
     is_stack = zone == Z[Zone.STACK]
     pile = [And(s.zone[c] == zone, Or(is_stack, s.whose[c] == a.player)) for c in range(len(step.slots))]
     return Transition(And(step.codes.zone_is(zone, ORDERED_ZONES), Not(fixed)), permutations=[pile])
+
+
+@concrete(K.SCRY, Target.NONE, PlayerUse.ALWAYS, records_order=True)
+@implements(Behaviour.SCRY, half="concrete")
+def do_scry(step: ConcreteStep) -> None:
+    """701.22: the player looks at the top n cards of their library (they are shown to that player)
+    and puts them back in the recorded order: under the rule, any of them on the bottom and the
+    rest on top, each group in any order, the cards not looked at together and in their order."""
+    p, n = step.action.player, step.action.n
+    before = step.pile(Zone.LIBRARY, p)[::-1]  # top first
+    step.require(1 <= n <= len(before), f"n is how many cards {PLAYER_NAMES[p]} looks at: 1..{len(before)}, the cards of the library")
+    looked, rest = before[:n], before[n:]
+    set_order(step, Zone.LIBRARY, p)
+    rule = step.on(Behaviour.SCRY)
+    if rule:
+        after = step.pile(Zone.LIBRARY, p)[::-1]
+        start = next((k for k, c in enumerate(after) if c not in looked), len(after))
+        step.require(after[start:start + len(rest)] == rest,
+                     f"the cards not looked at stay together in their order, between those put on top and those put on the bottom ({rule})")
+        step.cite(rule)
+    for c in looked:
+        step.objects[c] = step.objects[c].moved(shown=(p,))
+
+
+@symbolic(K.SCRY)
+@implements(Behaviour.SCRY, half="symbolic")
+def encode_scry(step: SymbolicStep) -> Transition:
+    s, s2, a, codes = step.s, step.s2, step.a, step.codes
+    slots = range(len(step.slots))
+    library = [step.in_zone(s, c, Zone.LIBRARY, a.player) for c in slots]
+    looked = [And(library[c], looked_at_by_scry(step, s, c)) for c in slots]
+    rest = [And(library[c], Not(looked[c])) for c in slots]
+    limited = step.on(Behaviour.SCRY)
+    # The new order is read off the new positions; the cards not looked at keep the pile relation
+    # they had, and each card looked at ends above all of them or below all of them.
+    extra = [Implies(And(limited, rest[c], rest[d]), (s2.pos[c] > s2.pos[d]) == s.is_above(c, d)) for c, d in combinations(slots, 2)]
+    for c in slots:
+        others = [d for d in slots if d != c]
+        on_top = codes.all_of(Implies(rest[d], s2.pos[c] > s2.pos[d]) for d in others)
+        at_bottom = codes.all_of(Implies(rest[d], s2.pos[c] < s2.pos[d]) for d in others)
+        extra.append(Implies(And(limited, looked[c]), Or(on_top, at_bottom)))
+    guard = And(a.n >= 1, a.n <= step.size_of(Zone.LIBRARY, a.player))
+    return Transition(guard, permutations=[library], extra=extra)
+
+
+def looked_at_by_scry(step: SymbolicStep, s, c: int):
+    """Slot c, in the acting player's library in state s, is among the top n cards (`a.n`)."""
+    return s.pos[c] >= step.size_of(Zone.LIBRARY, step.a.player) - step.a.n
 
 
 @concrete(K.SHUFFLE_HAND_INTO_LIBRARY, Target.NONE, PlayerUse.ALWAYS, records_order=True, lists=Listed.HAND)

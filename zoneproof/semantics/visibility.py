@@ -8,6 +8,7 @@ import z3
 from ..model import ActionKind, Behaviour, GameState, ObjectState, Zone
 from ..ruleset import RuleSet
 from ..terms import And, If, Not, Or
+from .library import looked_at_by_scry
 from .registry import every_step, implements
 from .step import ConcreteStep, SymbolicStep
 
@@ -116,12 +117,28 @@ def look_audience(step: ConcreteStep, p: int) -> tuple[int, ...]:
     return tuple(sorted((p, *teammates)))
 
 
-@implements(Behaviour.MULLIGAN_TEAM_LOOK, half="symbolic")
 def encode_shown(system, t: int, player: int, c: int) -> z3.BoolRef:
-    """The step before state t showed slot c to the player: the post-mulligan look shows the top
-    card to the player who looks and, under the team-look rule, to their teammates (see
-    look_audience). No variable of its own: it reads step t - 1."""
-    if t == 0 or not system.ruleset.allows(K.POST_MULLIGAN_LOOK):
+    """The step before state t showed slot c to the player: the post-mulligan look (see
+    encode_look_shown) or a scry of theirs that looked at it (701.22). No variable of its own: it
+    reads step t - 1."""
+    if t == 0:
+        return system.codes.false
+    return Or(encode_look_shown(system, t, player, c), encode_scry_shown(system, t, player, c))
+
+
+def encode_scry_shown(system, t: int, player: int, c: int) -> z3.BoolRef:
+    if not system.ruleset.allows(K.SCRY):
+        return system.codes.false
+    step = SymbolicStep(system, t - 1)
+    mine = step.codes.player[player]
+    return And(step.kind_is(K.SCRY), step.a.player == mine, step.in_zone(step.s, c, Zone.LIBRARY, mine), looked_at_by_scry(step, step.s, c))
+
+
+@implements(Behaviour.MULLIGAN_TEAM_LOOK, half="symbolic")
+def encode_look_shown(system, t: int, player: int, c: int) -> z3.BoolRef:
+    """The post-mulligan look before state t shows the top card to the player who looks and, under
+    the team-look rule, to their teammates (see look_audience)."""
+    if not system.ruleset.allows(K.POST_MULLIGAN_LOOK):
         return system.codes.false
     a, codes = system.step(t - 1), system.codes
     audience = a.player == codes.player[player]
