@@ -50,11 +50,11 @@ def outcome_or_refusal(world: World, state: GameState, action: Action) -> GameSt
 
 
 def uses_position(world: World, action: Action) -> bool:
-    """Whether `n` places the card, or counts the cards: always for put_into_library, the
-    post-mulligan look and scry (the cards looked at); for
-    graveyard and stack arrivals only when 404.1 or 405.2 is not in force."""
+    """Whether `n` is part of the action: always for the kinds that take it (a place in a library,
+    the cards a scry looks at); for graveyard and stack arrivals only when 404.1 or 405.2 is not in
+    force."""
     k = action.kind
-    if k in (K.PUT_INTO_LIBRARY, K.POST_MULLIGAN_LOOK, K.SCRY):
+    if spec(k).takes_n:
         return True
     if k in (K.CAST, K.CAST_FACE_DOWN):
         return not world.on(Behaviour.STACK_PUSH_TOP)

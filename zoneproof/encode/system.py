@@ -420,7 +420,7 @@ class TransitionSystem:
         stack_reorder = And(step.kind_is(K.REORDER), a.zone == codes.zone[Zone.STACK])
         card_type = codes.select(a.card, codes.slot, self.card_type, codes.type[CardType.CREATURE])
         uses_n = Or(
-            step.kind_in((K.PUT_INTO_LIBRARY, K.POST_MULLIGAN_LOOK, K.SCRY)),
+            kinds(lambda x: x.takes_n),
             And(step.kind_in((K.CAST, K.CAST_FACE_DOWN)), Not(self.on(Behaviour.STACK_PUSH_TOP))),
             And(
                 kinds(lambda x: x.graveyard_bound),

@@ -51,7 +51,7 @@ def encode_mill(step: SymbolicStep, c: int) -> Effect:
     return encode_draw_like(step, c, Zone.GRAVEYARD)
 
 
-@concrete(K.PUT_INTO_LIBRARY, Target.CARD, PlayerUse.ALWAYS, moves_card=True, sources=PUT_INTO_LIBRARY_SOURCES)
+@concrete(K.PUT_INTO_LIBRARY, Target.CARD, PlayerUse.ALWAYS, moves_card=True, takes_n=True, sources=PUT_INTO_LIBRARY_SOURCES)
 def do_put_into_library(step: ConcreteStep) -> None:
     c, o = step.target()
     step.require(source_allowed(step, o.zone, PUT_INTO_LIBRARY_SOURCES), f"{step.name(c)} cannot be put into a library from {o.zone.value}")
@@ -98,7 +98,7 @@ def encode_reorder(step: SymbolicStep) -> Transition:
     return Transition(And(step.codes.zone_is(zone, ORDERED_ZONES), Not(fixed)), permutations=[pile])
 
 
-@concrete(K.SCRY, Target.NONE, PlayerUse.ALWAYS, records_order=True)
+@concrete(K.SCRY, Target.NONE, PlayerUse.ALWAYS, records_order=True, takes_n=True)
 @implements(Behaviour.SCRY, half="concrete")
 def do_scry(step: ConcreteStep) -> None:
     """701.22: the player looks at the top n cards of their library (they are shown to that player)

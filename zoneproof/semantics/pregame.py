@@ -434,7 +434,7 @@ def encode_may_look(system, t: int, player):
     )
 
 
-@concrete(K.POST_MULLIGAN_LOOK, Target.PILE, PlayerUse.ALWAYS)
+@concrete(K.POST_MULLIGAN_LOOK, Target.PILE, PlayerUse.ALWAYS, takes_n=True)
 def do_post_mulligan_look(step: ConcreteStep) -> None:
     c, o = step.target()
     p, ps = step.player_state()
