@@ -4,7 +4,6 @@ scry (701.22), shuffle a hand into a library (400.12), and Berserk's deck search
 from __future__ import annotations
 
 from dataclasses import replace
-
 from itertools import combinations
 
 from ..model import ORDERED_ZONES, PLAYER_NAMES, ActionKind, Behaviour, Zone, zone_key
@@ -126,7 +125,7 @@ def encode_scry(step: SymbolicStep) -> Transition:
     s, s2, a, codes = step.s, step.s2, step.a, step.codes
     slots = range(len(step.slots))
     library = [step.in_zone(s, c, Zone.LIBRARY, a.player) for c in slots]
-    looked = [And(library[c], looked_at_by_scry(step, s, c)) for c in slots]
+    looked = [And(library[c], looked_at_by_scry(step, c)) for c in slots]
     rest = [And(library[c], Not(looked[c])) for c in slots]
     limited = step.on(Behaviour.SCRY)
     # The new order is read off the new positions; the cards not looked at keep the pile relation
@@ -141,9 +140,9 @@ def encode_scry(step: SymbolicStep) -> Transition:
     return Transition(guard, permutations=[library], extra=extra)
 
 
-def looked_at_by_scry(step: SymbolicStep, s, c: int):
-    """Slot c, in the acting player's library in state s, is among the top n cards (`a.n`)."""
-    return s.pos[c] >= step.size_of(Zone.LIBRARY, step.a.player) - step.a.n
+def looked_at_by_scry(step: SymbolicStep, c: int):
+    """Slot c, in the acting player's library before the step, is among its top n cards (`a.n`)."""
+    return step.s.pos[c] >= step.size_of(Zone.LIBRARY, step.a.player) - step.a.n
 
 
 @concrete(K.SHUFFLE_HAND_INTO_LIBRARY, Target.NONE, PlayerUse.ALWAYS, records_order=True, lists=Listed.HAND)

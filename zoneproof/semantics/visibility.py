@@ -131,7 +131,7 @@ def encode_scry_shown(system, t: int, player: int, c: int) -> z3.BoolRef:
         return system.codes.false
     step = SymbolicStep(system, t - 1)
     mine = step.codes.player[player]
-    return And(step.kind_is(K.SCRY), step.a.player == mine, step.in_zone(step.s, c, Zone.LIBRARY, mine), looked_at_by_scry(step, step.s, c))
+    return And(step.kind_is(K.SCRY), step.a.player == mine, step.in_zone(step.s, c, Zone.LIBRARY, mine), looked_at_by_scry(step, c))
 
 
 @implements(Behaviour.MULLIGAN_TEAM_LOOK, half="symbolic")
