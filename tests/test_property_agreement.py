@@ -29,9 +29,17 @@ from zoneproof.encode.backend import SymbolicBackend
 from zoneproof.encode.system import TransitionSystem
 from zoneproof.evaluate import ConcreteBackend, evaluate
 from zoneproof.interpreter import sees
-from zoneproof.properties import PropertyKind, stock_properties
+from zoneproof.properties import PropertyKind, parse_properties, stock_properties
 
-PROPERTIES = stock_properties()
+# Besides the stock properties, one that compares references where there may be none: two objects
+# that target nothing target the same (no) object, in both evaluations.
+NONE_EQUAL = """property none-references-equal {
+  cites 115.1, 406.3
+  means "two objects with the same target and the same looker, none counting as one value"
+  always exists c: object, d: object. c != d and target(c) == target(d) and looker(c) == looker(d)
+}
+"""
+PROPERTIES = stock_properties() + parse_properties(NONE_EQUAL, "none-references-equal.zp")
 
 
 def variable_and_value(equality):

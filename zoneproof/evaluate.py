@@ -665,7 +665,7 @@ class ConcreteBackend:
         return a == b
 
     def eq(self, a: Any, b: Any) -> bool:
-        return a is not None and b is not None and a == b
+        return a == b  # none (no target, no looker) equals none, as the encoder's one code for it does
 
     def lt(self, a: int, b: int) -> bool:
         return a < b
