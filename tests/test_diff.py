@@ -139,6 +139,7 @@ def test_the_new_103_6_refuses_an_opening_hand_action_while_a_player_may_still_l
     assert [p.name for p in scenarios] == [
         "mtg-2015-bfz--refuses-opening_hand_action.scenario.toml", "mtg-2015-origins--allows-opening_hand_action.scenario.toml",
     ]
+    assert 'illegal = "103.6.process-complete"' in scenarios[0].read_text()  # the rule the refusal cites
     code, ran, _ = run("run", *map(str, scenarios))
     assert code == 0 and "2 scenarios: 2 passed, 0 failed" in ran, ran
 

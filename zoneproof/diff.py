@@ -33,7 +33,7 @@ from .model import ActionKind, GameState, Scope, Step
 from .properties import Property
 from .replay import execute, state_difference
 from .ruleset import Rule, RuleSet
-from .scenario import scenario_from_trace
+from .scenario import name_the_refusal, scenario_from_trace
 from .proof import invariant, lemmas, unreachable
 from .search import INDUCTION_SPAN, Budget, violated_at
 from .simulate import RUN_LENGTH, RUNS, differing_runs
@@ -373,6 +373,7 @@ def behaviour_scenarios(d: BehaviourDifference, cites: list[str], folder: Path |
         refused = scenario_from_trace(_as_trace(d, d.refusing, d.steps[:-1]), "", folder)
         last = {key: value for key, value in scenario_from_trace(_as_trace(d, d.allowing, d.steps), "", folder)["step"][-1].items() if key != "expect"}
         refused["step"].append(last | {"illegal": True})
+        name_the_refusal(refused, Path(folder or ".") / f"{d.refusing.label}--refuses-{d.kind.value}.scenario.toml")
     else:
         steps = d.steps[:-1] + (Step(d.steps[-1].action, d.refused_state),)
         refused = scenario_from_trace(_as_trace(d, d.refusing, steps), "", folder)

@@ -616,12 +616,19 @@ def write_scenario(trace: Trace, violation: str, path: Path, refused: Action | N
     if refused is not None:
         doc["step"].append(action_entry(refused, trace.slots) | {"illegal": True})
         path.parent.mkdir(parents=True, exist_ok=True)  # a rule set named from the folder is read through it
-        message = _last_refusal(doc, path)
-        if message is not None:
-            cited = set(CITED_RULE.findall(message))
-            reason = cited.pop() if len(cited) == 1 else message
-            doc["step"][-1]["illegal"] = reason if refusal_matches(reason, message) else message
+        name_the_refusal(doc, path)
     write_atomically(path, tomli_w.dumps(doc))
+
+
+def name_the_refusal(doc: dict, path: Path) -> None:
+    """Mark the scenario's last step illegal for the reason the interpreter gives, the file run as
+    from `path`: the rule number its refusal cites, if just one, else its message (left `true` when
+    the run does not end in that refusal)."""
+    message = _last_refusal(doc, path)
+    if message is not None:
+        cited = set(CITED_RULE.findall(message))
+        reason = cited.pop() if len(cited) == 1 else message
+        doc["step"][-1]["illegal"] = reason if refusal_matches(reason, message) else message
 
 
 def _last_refusal(doc: dict, path: Path) -> str | None:
