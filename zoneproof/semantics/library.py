@@ -140,6 +140,15 @@ def encode_scry(step: SymbolicStep) -> Transition:
     return Transition(guard, permutations=[library], extra=extra)
 
 
+def encode_scry_shown(system, t: int, player: int, c: int):
+    """The step before state t was a scry of the player's that looked at slot c (see do_scry)."""
+    if not system.ruleset.allows(K.SCRY):
+        return system.codes.false
+    step = SymbolicStep(system, t - 1)
+    mine = step.codes.player[player]
+    return And(step.kind_is(K.SCRY), step.a.player == mine, step.in_zone(step.s, c, Zone.LIBRARY, mine), looked_at_by_scry(step, c))
+
+
 def looked_at_by_scry(step: SymbolicStep, c: int):
     """Slot c, in the acting player's library before the step, is among its top n cards (`a.n`)."""
     return step.s.pos[c] >= step.size_of(Zone.LIBRARY, step.a.player) - step.a.n

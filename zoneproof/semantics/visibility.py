@@ -8,7 +8,7 @@ import z3
 from ..model import ActionKind, Behaviour, GameState, ObjectState, Zone
 from ..ruleset import RuleSet
 from ..terms import And, If, Not, Or
-from .library import looked_at_by_scry
+from .library import encode_scry_shown
 from .registry import every_step, implements
 from .step import ConcreteStep, SymbolicStep
 
@@ -124,14 +124,6 @@ def encode_shown(system, t: int, player: int, c: int) -> z3.BoolRef:
     if t == 0:
         return system.codes.false
     return Or(encode_look_shown(system, t, player, c), encode_scry_shown(system, t, player, c))
-
-
-def encode_scry_shown(system, t: int, player: int, c: int) -> z3.BoolRef:
-    if not system.ruleset.allows(K.SCRY):
-        return system.codes.false
-    step = SymbolicStep(system, t - 1)
-    mine = step.codes.player[player]
-    return And(step.kind_is(K.SCRY), step.a.player == mine, step.in_zone(step.s, c, Zone.LIBRARY, mine), looked_at_by_scry(step, c))
 
 
 @implements(Behaviour.MULLIGAN_TEAM_LOOK, half="symbolic")
