@@ -26,7 +26,7 @@ def sees(ruleset: RuleSet, state: GameState, player: int, index: int) -> bool:
     """Whether `player` may see the face of the object in slot `index` (400.2, 402.3, 406.3, 708.5, 708.9).
 
     Not in the game (outside, a token that does not exist): nobody. Revealed by the step that led
-    here (708.9): everyone; shown by it (the post-mulligan look): those it was shown to. Face down:
+    here (708.9): everyone; shown by it (the post-mulligan look, a scry): those it was shown to. Face down:
     on the battlefield or the stack its controller (708.5); in exile before the game starts its
     owner where the Commander mulligan lets a player look at the cards it set aside (903.8), and the
     player an instruction lets look at it (406.3, see sees_exiled_face_down); elsewhere nobody
