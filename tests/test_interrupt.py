@@ -298,3 +298,26 @@ def test_a_ctrl_c_anywhere_else_is_raised_at_once():
     with interrupts_kept(), pytest.raises(KeyboardInterrupt):
         os.kill(os.getpid(), signal.SIGINT)
         time.sleep(5)
+
+
+@pytest.mark.parametrize("message, interrupt", [("argument 1: KeyboardInterrupt: ", True), ("argument 1: TypeError: wrong type", False)])
+def test_a_ctrl_c_that_ctypes_reports_as_an_argument_error_still_exits_130(monkeypatch, capsys, message, interrupt):
+    """A Ctrl-C that lands while ctypes converts an argument of a call into Z3 comes out as
+    ctypes.ArgumentError naming KeyboardInterrupt: it stops the run with exit 130 and no traceback,
+    like any Ctrl-C. Any other ArgumentError is not an interrupt and is not hidden."""
+    import ctypes
+
+    import zoneproof.cli as cli
+
+    def lint_interrupted(*args, **kwargs):
+        raise ctypes.ArgumentError(message)
+
+    monkeypatch.setattr(cli, "lint", lint_interrupted)
+    if interrupt:
+        assert cli.main(["lint", "mtg-current", "--jobs", "1", "--format", "json"]) == 130
+        out, err = capsys.readouterr()
+        assert json.loads(out.splitlines()[-1])["exit_code"] == 130
+        assert err.strip().splitlines()[-1].startswith("zoneproof: interrupted")
+    else:
+        with pytest.raises(ctypes.ArgumentError, match="TypeError"):
+            cli.main(["lint", "mtg-current", "--jobs", "1", "--format", "json"])

@@ -16,7 +16,7 @@ from functools import partial
 from typing import TypeVar
 
 from .check import CheckResult, Verdict, each_checked
-from .errors import Interrupted
+from .errors import INTERRUPTS, Interrupted, is_interrupt
 from .lint import LintReport, lint
 from .model import Scope
 from .pool import task_pool
@@ -52,7 +52,9 @@ def in_order(tasks: list[Callable[[], T]], jobs: int, listener: Callable[[Activi
                 result = task()
             except Interrupted as e:
                 raise Interrupted({index: Unfinished(e.known)}) from e
-            except KeyboardInterrupt as e:
+            except INTERRUPTS as e:
+                if not is_interrupt(e):
+                    raise
                 raise Interrupted({}) from e
             yield result
         return
@@ -97,7 +99,9 @@ def check_rulesets(rulesets: list[RuleSet], props: list[Property], scope: Scope,
         for ruleset in rulesets:
             try:
                 report = linted(ruleset) if with_lint else None
-            except KeyboardInterrupt as e:
+            except INTERRUPTS as e:
+                if not is_interrupt(e):
+                    raise
                 raise Interrupted([]) from e
             yield _streamed(check(ruleset), report), report
         return
@@ -116,7 +120,9 @@ def _streamed(checks: Iterator[CheckResult], report: LintReport | None) -> Itera
     `known` is as check_rulesets gives it: the checks finished but not yet given, and the report."""
     try:
         yield from checks if report is None else with_vacuity(checks, report)
-    except KeyboardInterrupt as e:
+    except INTERRUPTS as e:
+        if not is_interrupt(e):
+            raise
         rest = e.known if isinstance(e, Interrupted) else ()
         raise Interrupted([(iter(rest if report is None else with_vacuity(rest, report)), report)]) from e
 
