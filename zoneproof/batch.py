@@ -16,7 +16,7 @@ from functools import partial
 from typing import TypeVar
 
 from .check import CheckResult, Verdict, each_checked
-from .errors import INTERRUPTS, Interrupted, is_interrupt
+from .errors import Interrupted
 from .lint import LintReport, lint
 from .model import Scope
 from .pool import task_pool
@@ -52,9 +52,7 @@ def in_order(tasks: list[Callable[[], T]], jobs: int, listener: Callable[[Activi
                 result = task()
             except Interrupted as e:
                 raise Interrupted({index: Unfinished(e.known)}) from e
-            except INTERRUPTS as e:
-                if not is_interrupt(e):
-                    raise
+            except KeyboardInterrupt as e:
                 raise Interrupted({}) from e
             yield result
         return
@@ -99,9 +97,7 @@ def check_rulesets(rulesets: list[RuleSet], props: list[Property], scope: Scope,
         for ruleset in rulesets:
             try:
                 report = linted(ruleset) if with_lint else None
-            except INTERRUPTS as e:
-                if not is_interrupt(e):
-                    raise
+            except KeyboardInterrupt as e:
                 raise Interrupted([]) from e
             yield _streamed(check(ruleset), report), report
         return
@@ -120,9 +116,7 @@ def _streamed(checks: Iterator[CheckResult], report: LintReport | None) -> Itera
     `known` is as check_rulesets gives it: the checks finished but not yet given, and the report."""
     try:
         yield from checks if report is None else with_vacuity(checks, report)
-    except INTERRUPTS as e:
-        if not is_interrupt(e):
-            raise
+    except KeyboardInterrupt as e:
         rest = e.known if isinstance(e, Interrupted) else ()
         raise Interrupted([(iter(rest if report is None else with_vacuity(rest, report)), report)]) from e
 

@@ -15,7 +15,7 @@ from . import progress
 from .encode.slicing import pregame_only, pregame_system
 from .encode.system import TransitionSystem
 from .encode.variables import Codes
-from .errors import INTERRUPTS, CheckerBug, Interrupted, is_interrupt
+from .errors import CheckerBug, Interrupted
 from .evaluate import int_reach
 from .interpreter import World
 from .model import Scope, slots_for
@@ -119,9 +119,7 @@ def each_checked(ruleset: RuleSet, props: list[Property], scope: Scope, seed: in
         yield from _each_checked(ruleset, props, ruleset.scope_for(scope), seed, timeout, rlimit)
     except Interrupted:
         raise
-    except INTERRUPTS as e:
-        if not is_interrupt(e):
-            raise
+    except KeyboardInterrupt as e:
         raise Interrupted(()) from e
 
 
@@ -217,9 +215,7 @@ def _checked_on(system: TransitionSystem, ruleset: RuleSet, props: list[Property
             proved |= set(proofs)
             deeper = [p for p in holding if p not in proved and bound[p] < scope.depth]
             outcomes |= deepening.first_violations(dict.fromkeys(deeper, scope.depth), budget(), start=shallow + 1)
-    except INTERRUPTS as stop:
-        if not is_interrupt(stop):
-            raise
+    except KeyboardInterrupt as stop:
         found = stop.known if isinstance(stop, Interrupted) else {}
         raise Interrupted((outcomes | found, {p: proof for p, proof in proofs.items() if p in proved})) from stop
     return outcomes, {p: proof for p, proof in proofs.items() if p in proved}
@@ -306,9 +302,7 @@ def check_removals(ruleset: RuleSet, rule_ids: list[str], props: list[Property],
         intact = Intact.of(ruleset, props, scope, system, seed, Budget(rlimit, time.monotonic() + timeout)) if scope.depth >= INDUCTION_FROM_DEPTH else None
         for rule_id in rule_ids:
             results[rule_id] = list(_each_checked(ruleset.without([rule_id]), props, scope, seed, timeout, rlimit, system, intact))
-    except INTERRUPTS as e:
-        if not is_interrupt(e):
-            raise
+    except KeyboardInterrupt as e:
         raise Interrupted(results) from e
     return results
 

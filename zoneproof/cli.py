@@ -19,7 +19,7 @@ from .batch import Unfinished, available_cores, check_rulesets, in_order
 from .check import DEFAULT_RLIMIT, CheckResult, Verdict
 from .lint import Status, lint
 from .config import SETTINGS, Project, find_project
-from .errors import INTERRUPTS, CheckerBug, ExitCode, InputError, InputErrors, Interrupted, did_you_mean, is_interrupt
+from .errors import CheckerBug, ExitCode, InputError, InputErrors, Interrupted, did_you_mean
 from .formats import FORMAT_HELP, FORMATS, check_summary, coverage_summary, diff_summary, lint_summary, output_for, run_summary
 from .model import PLAYER_NAMES, ActionKind, Scope, team_size_problem
 from .properties import Property, load_properties, stock_properties
@@ -740,9 +740,7 @@ def main(argv: list[str] | None = None) -> int:
             return _interrupted()
         print("zoneproof: aborted", file=sys.stderr)
         return ExitCode.BAD_INPUT
-    except INTERRUPTS as e:
-        if not is_interrupt(e):
-            raise
+    except KeyboardInterrupt:
         return _interrupted()
     except CheckerBug as e:  # one that no result could carry, from this process or a worker
         print(f"zoneproof: checker bug: {' '.join(str(e).split())} (a bug in zoneproof, not in the input; please report it)", file=sys.stderr)
@@ -762,8 +760,6 @@ def entry_point() -> None:
     except BrokenPipeError:  # the reader went away (`zoneproof list | head`): stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         code = ExitCode.OK
-    except INTERRUPTS as e:
-        if not is_interrupt(e):
-            raise
+    except KeyboardInterrupt:
         code = _interrupted()
     sys.exit(code)

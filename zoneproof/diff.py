@@ -27,7 +27,7 @@ from . import progress
 from .batch import Unfinished, in_order
 from .check import DEFAULT_RLIMIT, CheckResult, Verdict, check_properties
 from .encode.system import TransitionSystem
-from .errors import INTERRUPTS, Interrupted, is_interrupt
+from .errors import Interrupted
 from .interpreter import IllegalAction, World, apply
 from .model import ActionKind, GameState, Scope, Step
 from .properties import Property
@@ -229,9 +229,7 @@ def behaviour_differences(a: RuleSet, b: RuleSet, scope: Scope, seed: int, timeo
         return found, problems
     try:
         _behaviour_differences(a, b, scope, seed, timeout, found, problems)
-    except INTERRUPTS as e:
-        if not is_interrupt(e):
-            raise
+    except KeyboardInterrupt as e:
         raise Interrupted((found, problems)) from e
     return found, problems
 

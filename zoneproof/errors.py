@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ctypes
 import difflib
 from dataclasses import dataclass
 from enum import IntEnum
@@ -67,16 +66,6 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str:
     """' (did you mean 'x'?)' when a close match exists, else ''."""
     matches = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
     return f" (did you mean '{matches[0]}'?)" if matches else ""
-
-
-# A Ctrl-C that arrives while ctypes converts an argument of a call into Z3 (z3py's types convert
-# themselves in Python) comes out as ctypes.ArgumentError naming KeyboardInterrupt.
-INTERRUPTS = (KeyboardInterrupt, ctypes.ArgumentError)
-
-
-def is_interrupt(e: BaseException) -> bool:
-    """Whether the exception is a Ctrl-C (see INTERRUPTS)."""
-    return isinstance(e, KeyboardInterrupt) or (isinstance(e, ctypes.ArgumentError) and "KeyboardInterrupt" in str(e))
 
 
 class Interrupted(KeyboardInterrupt):

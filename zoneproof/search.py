@@ -26,7 +26,7 @@ import z3
 from . import progress
 from .encode.backend import SymbolicBackend
 from .encode.system import TransitionSystem
-from .errors import INTERRUPTS, CheckerBug, Interrupted, is_interrupt
+from .errors import CheckerBug, Interrupted
 from .evaluate import evaluate
 from .properties import Property, PropertyKind
 from .solver import Answer, SolverResult, check, isolated, new_solver, restated
@@ -171,9 +171,7 @@ class Deepening:
         pending = dict(goals)
         try:
             self._deepen(found, pending, start, budget, assumptions, known or {})
-        except INTERRUPTS as e:
-            if not is_interrupt(e):
-                raise
+        except KeyboardInterrupt as e:
             raise Interrupted(found | {key: Outcome(self.completed, unknown="interrupted") for key in pending}) from e
         return found
 

@@ -63,12 +63,14 @@ _deferred_interrupt = threading.Event()
 
 def _on_sigint(signum, frame) -> None:
     """Python's own Ctrl-C, except inside a finaliser (a Z3 object's __del__), where Python would
-    print the KeyboardInterrupt and drop it, or inside the constructor of a Z3 object, which would
-    be left half made (its finaliser then fails when Python frees it): that one waits for the next
-    solver call."""
+    print the KeyboardInterrupt and drop it, inside the constructor of a Z3 object, which would
+    be left half made (its finaliser then fails when Python frees it), or while ctypes converts an
+    argument of a call into Z3 (z3py's types convert themselves in Python), where ctypes would turn
+    it into an ArgumentError: that one waits for the next solver call."""
     while frame is not None:
         code = frame.f_code
-        if code.co_name == "__del__" or (code.co_name == "__init__" and code.co_filename == z3.z3.__file__):
+        if (code.co_name == "__del__" or (code.co_name == "__init__" and code.co_filename == z3.z3.__file__)
+                or (code.co_name == "from_param" and code.co_filename == z3.z3types.__file__)):
             _deferred_interrupt.set()
             return
         frame = frame.f_back
