@@ -38,11 +38,19 @@ class Unfinished:
     known: object
 
 
+def expected_cost(ruleset: RuleSet) -> int:
+    """A rough measure of what checking and linting the rule set costs, to start the dearest first:
+    its action kinds times its rules in force (the goals lint asks, and the cases of each step)."""
+    return len(ruleset.actions) * len(ruleset.in_force)
+
+
 def in_order(tasks: list[Callable[[], T]], jobs: int, listener: Callable[[Activity], None] | None = None,
-             scheduler: str | None = None) -> Iterator[T]:
+             scheduler: str | None = None, costs: list[int] | None = None) -> Iterator[T]:
     """The result of each task (a picklable callable), in order. With more than one job and more
     than one task, or with a Dask `scheduler`, they run in `pool.task_pool` (whose workers report
-    their progress to `listener`); otherwise this process runs them, each result as soon as it is ready.
+    their progress to `listener`), started dearest first by `costs` (one per task; the given order
+    without) so that no large task is left to run alone at the end; otherwise this process runs
+    them in order, each result as soon as it is ready.
 
     An interrupt while they run raises Interrupted whose `known` maps task indexes to the results
     that were ready but not yet yielded, and to Unfinished for a task this process was running."""
@@ -60,7 +68,9 @@ def in_order(tasks: list[Callable[[], T]], jobs: int, listener: Callable[[Activi
     yielded = 0
     try:
         with task_pool(min(jobs, len(tasks)), scheduler, listener) as pool:
-            futures = [pool.submit(task) for task in tasks]
+            started = sorted(range(len(tasks)), key=lambda i: -costs[i]) if costs is not None else range(len(tasks))
+            submitted = {i: pool.submit(tasks[i]) for i in started}
+            futures = [submitted[i] for i in range(len(tasks))]
             for future in futures:
                 result = future.result()
                 yielded += 1
@@ -103,7 +113,7 @@ def check_rulesets(rulesets: list[RuleSet], props: list[Property], scope: Scope,
         return
     tasks = [partial(_checked_and_linted, ruleset, props=props, scope=scope, seed=seed, timeout=timeout, with_lint=with_lint)
              for ruleset in rulesets]
-    results = in_order(tasks, jobs, listener, scheduler)
+    results = in_order(tasks, jobs, listener, scheduler, [expected_cost(ruleset) for ruleset in rulesets])
     try:
         for _ in rulesets:
             yield _combined(*next(results))

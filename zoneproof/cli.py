@@ -15,7 +15,7 @@ import click
 from rich.console import Console
 
 from . import __version__, certify, progress
-from .batch import Unfinished, available_cores, check_rulesets, in_order
+from .batch import Unfinished, available_cores, check_rulesets, expected_cost, in_order
 from .check import DEFAULT_RLIMIT, CheckResult, Verdict
 from .lint import Status, lint
 from .config import SETTINGS, Project, find_project
@@ -385,7 +385,7 @@ def lint_command(rulesets, without, property_ids, properties, players, cards, si
 
         tasks = [partial(lint, ruleset, props, scope, seed=seed, timeout=timeout) for ruleset in chosen]
         try:
-            for report in in_order(tasks, jobs or available_cores(), shown.listener, scheduler):
+            for report in in_order(tasks, jobs or available_cores(), shown.listener, scheduler, [expected_cost(r) for r in chosen]):
                 show(report)
         except Interrupted as e:
             for _, report in sorted(e.known.items()):
