@@ -3,13 +3,17 @@ the shortest the explicit search finds, shrunk so that no step can be left out, 
 same seed. That lint's findings, with them, are at steps the explicit search confirms is
 tests/test_lint_explicit.py's."""
 
+from dataclasses import replace
+
+from zoneproof.encode.slicing import rules_deciding
+from zoneproof.encode.system import TransitionSystem
 from zoneproof.explicit import Verdict, check_explicitly
 from zoneproof.interpreter import World
-from zoneproof.model import Scope
+from zoneproof.model import PREGAME_ACTIONS, ActionKind, Scope
 from zoneproof.properties import stock_properties
 from zoneproof.replay import execute, first_violation
 from zoneproof.ruleset import load_ruleset
-from zoneproof.simulate import found_witnesses
+from zoneproof.simulate import found_witnesses, pregame_witnesses
 
 PROPS = list(stock_properties())
 SMALL = Scope(players=2, cards=2, sideboard=0, tokens=1, depth=3, hand=1)
@@ -66,3 +70,29 @@ def test_no_single_step_of_a_witness_can_be_left_out():
         for i in range(len(actions)):
             steps, refused = execute(world, trace.initial, actions[:i] + actions[i + 1:])
             assert refused or first_violation(world, prop, trace.initial, steps) is None, (prop.id, i)
+
+
+DEFAULT = Scope(players=2, cards=3, sideboard=1, tokens=1, depth=7, hand=2)
+
+
+def test_the_pregame_runs_all_searched_find_the_mulligan_the_rule_against_a_zero_card_hand_refuses():
+    """Mulligans down to a hand of no cards: a choice the random runs seldom take three times over."""
+    ruleset = load_ruleset("mtg-current")
+    _, changed = pregame_witnesses(ruleset, ruleset.scope_for(DEFAULT), [], ["103.5.keep-zero"])
+    trace = changed["103.5.keep-zero"].trace
+    actions = [s.action for s in trace.steps]
+    assert actions[-1].kind is ActionKind.MULLIGAN
+    with_rule = World.of(ruleset, trace.slots, trace.card_types, trace.scope)
+    steps, refused = execute(with_rule, trace.initial, actions)
+    assert len(steps) == len(actions) - 1 and "103.5.keep-zero" in refused
+    without = World.of(ruleset.without(["103.5.keep-zero"]), trace.slots, trace.card_types, trace.scope)
+    assert execute(without, trace.initial, actions, recorded=[s.state for s in trace.steps])[1] is None
+
+
+def test_the_rules_deciding_the_pregame_are_read_off_the_encoder_and_the_search_for_others_finds_nothing():
+    ruleset = load_ruleset("mtg-current")
+    scope = ruleset.scope_for(DEFAULT)
+    deciding = rules_deciding(TransitionSystem(ruleset, scope), PREGAME_ACTIONS)
+    assert {"103.5", "103.5.keep-zero", "103.6"} <= deciding
+    assert not deciding & {"405.5", "608.2b", "903.8.tax"}
+    assert pregame_witnesses(ruleset, replace(scope, depth=3), [], ["405.5"]) == ({}, {})

@@ -19,7 +19,7 @@ import z3
 
 from . import progress
 from .check import DEFAULT_RLIMIT, CheckResult, Verdict, counterexample
-from .encode.slicing import pregame_only, pregame_system
+from .encode.slicing import pregame_only, pregame_system, rules_deciding
 from .encode.system import TransitionSystem
 from .encode.variables import Codes
 from .errors import CheckerBug, Interrupted
@@ -32,7 +32,7 @@ from .replay import execute
 from .report import changes, describe_action
 from .ruleset import RuleSet
 from .proof import Proof, invariant, lemmas, proved_with, unreachable
-from .simulate import RUN_LENGTH, RUNS, found_witnesses, lifted_witness
+from .simulate import RUN_LENGTH, RUNS, found_witnesses, lifted_witness, pregame_witnesses
 from .search import INDUCTION_SPAN, Budget, Deepening, Goal, Outcome, first_step, violated_at
 from .solver import Answer, SolverResult, new_solver
 from .terms import And, Not, Xor
@@ -267,6 +267,7 @@ class _Sweep:
                                             self.action_probes)
         walks = {**violated, **{_changes(rule_id): w for rule_id, w in changed.items()}}
         found = {key: Outcome(w.depth, witness=w) for key, w in walks.items() if w.depth <= goals[key].bound}
+        found |= self._on_pregame_runs({key: goal for key, goal in goals.items() if key not in found})
         rest = {key: goal for key, goal in goals.items() if key not in found}
         if self.scope.depth < PROOF_FROM_DEPTH:
             return found | self.deepening.earliest(rest, budget)
@@ -286,6 +287,21 @@ class _Sweep:
         settled = self._in_pregame(deeper, budget, base + 1)
         deeper = {key: goal for key, goal in deeper.items() if key not in settled}
         return found | lifted | settled | self.deepening.earliest(deeper, budget, start=base + 1)
+
+    def _on_pregame_runs(self, goals: dict) -> dict:
+        """The probes that only a pregame action can violate (`slicing.pregame_only`), and the
+        removals of the rules that decide the pregame's steps (`slicing.rules_deciding`), that some
+        run of the pregame's actions reaches within their bound (`simulate.pregame_witnesses`)."""
+        if not self.ruleset.has_pregame:
+            return {}
+        deciding = rules_deciding(self.system, PREGAME_ACTIONS)
+        probes = [key for key in goals if isinstance(key, Property) and pregame_only(self.ruleset, key)]
+        rules = [key[1] for key, goal in goals.items() if goal.group == "changes" and key[1] in deciding]
+        if not probes and not rules:
+            return {}
+        violated, changed = pregame_witnesses(self.ruleset, self.scope, probes, rules, self.seed)
+        runs = {**violated, **{_changes(rule_id): w for rule_id, w in changed.items()}}
+        return {key: Outcome(w.depth, witness=w) for key, w in runs.items() if w.depth <= goals[key].bound}
 
     def _in_smaller_game(self, goals: dict, budget: Budget, start: int) -> dict:
         """The probes and rules' removals that Z3 reaches in a smaller game (`smaller_game`: two deck

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from functools import partial
 
 from .evaluate import compile_lazily
-from .explicit import SINGLE, TYPES, StateSpace, candidate_forms, positioned, types_of
+from .explicit import SINGLE, TYPES, StateSpace, candidate_forms, outcomes, positioned, types_of
 from .interpreter import IllegalAction, World, apply, outcome_or_refusal
 from .semantics.step import OrderMissing
 from .model import Action, ActionKind, CardType, GameState, Scope, Step
@@ -46,6 +46,9 @@ SWARM = 0.3
 # The runs of the rule set without a rule (`_relaxed_run`) tried for each rule that no other run
 # found deciding a step: they take the steps the rule forbids.
 RELAXED_RUNS = 20
+# The most states of the pregame that pregame_witnesses keeps (the built-in rule sets have up to
+# about 2,500 within the default depth bound).
+PREGAME_STATES = 1000
 # The candidate forms of a kind tried in a state for a step property that a step of that kind violates.
 TRIED_FORMS = 4
 
@@ -180,6 +183,64 @@ def differing_runs(allowing: RuleSet, refusing: RuleSet, scope: Scope, kinds: li
             for kind, (world, actions) in found.items()}
 
 
+def pregame_witnesses(ruleset: RuleSet, scope: Scope, props: list[Property], rules: list[str],
+                      seed: int = 0) -> tuple[dict[Property, Witness], dict[str, Witness]]:
+    """What found_witnesses finds, found on every run of the pregame's actions instead of on runs
+    at random: breadth-first from the start within the depth bound, each state once, in the deck
+    of each card's first possible type. The pregame's states are few (tens to a few thousand in the
+    built-in rule sets at the default scope), and the runs at random seldom take the same choice
+    several times over (mulligans down to a hand of zero cards). For each rule of `rules`, a run
+    whose last step (of a pregame action) is allowed with the rule and not without it, or the other
+    way round, or leads elsewhere; for each property, a run that violates it. Shrunk as
+    found_witnesses's are."""
+    space = StateSpace(ruleset, scope)
+    if space.start is None or not ruleset.has_pregame:
+        return {}, {}
+    world = space.concrete_world(tuple(SINGLE[bits & -bits] for bits in (types_of(space.start.types, s.index) for s in space.slots)))
+    pregame = tuple(c for c in space.space if c.pregame)
+    holds = {p.id: compile_lazily(p, space.slots, space.scope.players) for p in props}
+    withouts = {rule_id: ruleset.without([rule_id]) for rule_id in rules}
+    worlds_without = {rule_id: replace(world, ruleset=without) for rule_id, without in withouts.items()}
+    violated: dict[str, list[Action]] = {}
+    changed: dict[str, list[Action]] = {}
+
+    def check_properties(steps: tuple[Step, ...]) -> None:
+        for prop in props:
+            if prop.id not in violated and (steps or prop.kind is PropertyKind.ALWAYS):
+                if not holds[prop.id](backend_at(world, prop, space.start_state, steps, len(steps))):
+                    violated[prop.id] = _actions(steps)
+
+    runs = {space.start_state: ()}
+    level = [space.start_state]
+    check_properties(())
+    for _ in range(scope.depth):
+        reached = []
+        for state in level:
+            steps = runs[state]
+            for candidate, form in candidate_forms(world, state, pregame):
+                for action in positioned(world, candidate, form):
+                    pending = [r for r in rules if r not in changed]
+                    first = _completed(world, state, action, _as_listed) if pending else None
+                    for rule_id in pending:
+                        other = _completed(worlds_without[rule_id], state, action, _as_listed)
+                        if _state(first) != _state(other):
+                            changed[rule_id] = [*_actions(steps), (first or other).action]
+                    for completed, outcome in outcomes(world, state, action):
+                        step_run = (*steps, Step(completed, outcome.state, outcome.rules))
+                        check_properties(step_run)
+                        if outcome.state not in runs and len(runs) < PREGAME_STATES:
+                            runs[outcome.state] = step_run
+                            reached.append(outcome.state)
+        level = reached
+        if not level or len(violated) + len(changed) == len(props) + len(rules):
+            break
+    by_id = {p.id: p for p in props}
+    return ({by_id[i]: _shrunk(space, world, i, actions, partial(_violates, by_id[i], space), seed, by_id[i])
+             for i, actions in violated.items()},
+            {r: _shrunk(space, world, r, actions, partial(_decides_last, withouts[r], space), seed)
+             for r, actions in changed.items()})
+
+
 def _runs(space: StateSpace, rng: random.Random, runs: int, run_one, found, wanted: int) -> None:
     """Up to `runs` runs, each `run_one(world, pregame_first)` in a world of card types drawn at
     random, every other one pregame-first; they stop once `found()` reaches `wanted`, or when
@@ -294,7 +355,7 @@ def _replacement(space: StateSpace, world: World, state: GameState, action: Acti
     forms.sort(key=lambda form: form[1].player != action.player)
     for candidate, form in forms:
         for choice in positioned(world, candidate, form):
-            step = _completed(world, state, choice, lambda members: tuple(reversed(members)))
+            step = _completed(world, state, choice, _as_listed)
             if step is not None:
                 return step
     return None
@@ -388,6 +449,11 @@ def _completed(world: World, state: GameState, action: Action, order_of) -> Step
         except IllegalAction:
             return None
         return Step(completed, outcome.state, outcome.rules)
+
+
+def _as_listed(members: tuple[int, ...]) -> tuple[int, ...]:
+    """A pile's new order: as the interpreter lists its members (bottom first), top first."""
+    return tuple(reversed(members))
 
 
 def _drawn(items: list, rng: random.Random):

@@ -14,6 +14,8 @@ each piece), not declared anywhere by hand.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import z3
 
 from ..model import PREGAME_ACTIONS, ActionKind
@@ -41,9 +43,8 @@ def part_of(name: str) -> str | None:
     return base
 
 
-def parts_read(terms) -> set[str]:
-    """The parts whose variables occur in the terms."""
-    found: set[str] = set()
+def variables(terms) -> Iterator[z3.ExprRef]:
+    """Each variable that occurs in the terms, once."""
     seen: set[int] = set()
     pending = list(terms)
     while pending:
@@ -53,12 +54,24 @@ def parts_read(terms) -> set[str]:
             continue
         seen.add(key)
         if z3.is_const(term) and term.decl().kind() == z3.Z3_OP_UNINTERPRETED:
-            part = part_of(term.decl().name())
-            if part is not None:
-                found.add(part)
+            yield term
         else:
             pending.extend(term.children())
-    return found
+
+
+def parts_read(terms) -> set[str]:
+    """The parts whose variables occur in the terms."""
+    return {part for v in variables(terms) if (part := part_of(v.decl().name())) is not None}
+
+
+def rules_deciding(system: TransitionSystem, kinds) -> set[str]:
+    """The rules whose literals occur in the constraints of the steps of `kinds` (when each is
+    possible, and what it makes of each part): removing any other rule changes such a step only
+    through the constraints every step shares."""
+    rule_of = {literal.get_id(): rule_id for rule_id, literal in system.rule_literal.items()}
+    pieces = system.pieces(1)
+    terms = [x for kind in kinds for part_terms in pieces.kinds.get(kind, {}).values() for x in part_terms]
+    return {rule_of[v.get_id()] for v in variables(terms) if v.get_id() in rule_of}
 
 
 def _is_frame(term) -> bool:
