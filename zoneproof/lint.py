@@ -290,16 +290,11 @@ class _Sweep:
 
     def _on_pregame_runs(self, goals: dict) -> dict:
         """The probes that only a pregame action can violate (`slicing.pregame_only`), and the
-        removals of the rules that decide the pregame's steps (`slicing.rules_deciding`), that some
-        run of the pregame's actions reaches within their bound (`simulate.pregame_witnesses`)."""
-        if not self.ruleset.has_pregame:
-            return {}
-        deciding = rules_deciding(self.system, PREGAME_ACTIONS)
+        removals of rules, that some run of the pregame's actions reaches within their bound
+        (`pregame_runs`)."""
         probes = [key for key in goals if isinstance(key, Property) and pregame_only(self.ruleset, key)]
-        rules = [key[1] for key, goal in goals.items() if goal.group == "changes" and key[1] in deciding]
-        if not probes and not rules:
-            return {}
-        violated, changed = pregame_witnesses(self.ruleset, self.scope, probes, rules, self.seed)
+        rules = [key[1] for key, goal in goals.items() if goal.group == "changes"]
+        violated, changed = pregame_runs(self.ruleset, self.scope, probes, rules, self.seed)
         runs = {**violated, **{_changes(rule_id): w for rule_id, w in changed.items()}}
         return {key: Outcome(w.depth, witness=w) for key, w in runs.items() if w.depth <= goals[key].bound}
 
@@ -581,7 +576,10 @@ def _live_in_larger_games(ruleset: RuleSet, scope: Scope, seed: int, findings: t
         dead = [f.rule for f in findings if f.status is Status.DEAD and f.rule not in live]
         if not dead:
             break
-        _, changed = found_witnesses(ruleset, larger, [], dead, RUNS, RUN_LENGTH * larger.depth, seed)
+        _, changed = pregame_runs(ruleset, larger, [], dead, seed)
+        rest = [rule_id for rule_id in dead if rule_id not in changed]
+        if rest:
+            changed |= found_witnesses(ruleset, larger, [], rest, RUNS, RUN_LENGTH * larger.depth, seed)[1]
         for rule_id, witness in changed.items():
             if _past_the_bound(witness, scope, larger):
                 continue
@@ -590,6 +588,19 @@ def _live_in_larger_games(ruleset: RuleSet, scope: Scope, seed: int, findings: t
             found = _rule_matters(world, trace.steps[k - 1].state if k else trace.initial, trace.steps[k].action, k, rule_id)
             live[rule_id] = replace(found, detail=f"{game}: {found.detail}", game=game)
     return tuple(live.get(f.rule, f) for f in findings)
+
+
+def pregame_runs(ruleset: RuleSet, scope: Scope, probes: list[Property], rule_ids: list[str], seed: int) -> tuple[dict, dict]:
+    """`simulate.pregame_witnesses` of the probes and of the rules among `rule_ids` that the
+    encoder's pregame steps read within the scope (`slicing.rules_deciding`): the removal of
+    any other rule changes no step of the pregame's actions."""
+    if not ruleset.has_pregame:
+        return {}, {}
+    deciding = rules_deciding(pregame_system(ruleset, scope), PREGAME_ACTIONS)
+    rules = [rule_id for rule_id in rule_ids if rule_id in deciding]
+    if not probes and not rules:
+        return {}, {}
+    return pregame_witnesses(ruleset, scope, probes, rules, seed)
 
 
 def _past_the_bound(witness, scope: Scope, larger: Scope) -> bool:
