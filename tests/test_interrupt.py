@@ -257,6 +257,16 @@ def test_an_interrupted_coverage_prints_the_rules_checked_before_it(run, monkeyp
     assert "checked before the interrupt" in out
 
 
+@pytest.fixture
+def sigint_as_in_a_terminal():
+    """Python's own SIGINT handler, as in a user's terminal: a shell without job control starts
+    background commands (this suite, when CI runs it so) with SIGINT ignored, and interrupts_kept
+    leaves an ignored SIGINT ignored."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
 class FreedSlowly:
     """An object whose finaliser runs long enough for a signal sent in it to be handled there, as
     a Ctrl-C can come while Python frees one of Z3's terms."""
@@ -268,7 +278,7 @@ class FreedSlowly:
             pass
 
 
-def test_a_ctrl_c_while_an_object_is_freed_is_not_lost_but_raised_at_the_next_solver_call(capfd):
+def test_a_ctrl_c_while_an_object_is_freed_is_not_lost_but_raised_at_the_next_solver_call(capfd, sigint_as_in_a_terminal):
     solver = new_solver(z3.Context(), 0)
     with interrupts_kept():
         del_in_finaliser = FreedSlowly()
@@ -279,7 +289,7 @@ def test_a_ctrl_c_while_an_object_is_freed_is_not_lost_but_raised_at_the_next_so
     assert "Exception ignored" not in capfd.readouterr().err
 
 
-def test_a_ctrl_c_while_a_z3_object_is_made_waits_for_the_next_solver_call():
+def test_a_ctrl_c_while_a_z3_object_is_made_waits_for_the_next_solver_call(sigint_as_in_a_terminal):
     """Raised inside a constructor of z3.py, the interrupt would leave the object half made, and its
     finaliser would print a traceback when Python frees it."""
     namespace: dict = {}
@@ -294,13 +304,13 @@ def test_a_ctrl_c_while_a_z3_object_is_made_waits_for_the_next_solver_call():
             check(solver, [], 10_000)
 
 
-def test_a_ctrl_c_anywhere_else_is_raised_at_once():
+def test_a_ctrl_c_anywhere_else_is_raised_at_once(sigint_as_in_a_terminal):
     with interrupts_kept(), pytest.raises(KeyboardInterrupt):
         os.kill(os.getpid(), signal.SIGINT)
         time.sleep(5)
 
 
-def test_a_ctrl_c_while_ctypes_converts_an_argument_for_z3_waits_for_the_next_solver_call():
+def test_a_ctrl_c_while_ctypes_converts_an_argument_for_z3_waits_for_the_next_solver_call(sigint_as_in_a_terminal):
     """z3py's types convert themselves for ctypes in Python; a Ctrl-C that lands there would come
     out of the Z3 call as ctypes.ArgumentError, which no interrupt handler takes (a traceback and
     exit 1). It waits for the next solver call instead, and is raised there as KeyboardInterrupt."""

@@ -51,8 +51,9 @@ class LocalPool:
     def submit(self, function, *args):
         if threading.current_thread() is not threading.main_thread():  # only the main thread may set a handler
             return self.executor.submit(function, *args)
-        parent = signal.signal(signal.SIGINT, signal.SIG_IGN)  # the workers start in submit
-        try:
+        parent = signal.getsignal(signal.SIGINT)
+        try:  # an interrupt handled just after the handler is set must not leave SIGINT ignored
+            signal.signal(signal.SIGINT, signal.SIG_IGN)  # the workers start in submit
             return self.executor.submit(function, *args)
         finally:
             signal.signal(signal.SIGINT, parent)
