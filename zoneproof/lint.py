@@ -570,7 +570,7 @@ def larger_games(ruleset: RuleSet, scope: Scope) -> list[tuple[str, Scope]]:
 
 def _live_in_larger_games(ruleset: RuleSet, scope: Scope, seed: int, findings: tuple[RuleFinding, ...]) -> tuple[RuleFinding, ...]:
     """The findings, with each dead rule that a run of a larger game (`larger_games`) shows deciding
-    a step live, in that game."""
+    a step live, in that game: a run of the pregame's actions (`pregame_runs`), or else a random run."""
     live: dict[str, RuleFinding] = {}
     for game, larger in larger_games(ruleset, scope):
         dead = [f.rule for f in findings if f.status is Status.DEAD and f.rule not in live]
@@ -593,11 +593,12 @@ def _live_in_larger_games(ruleset: RuleSet, scope: Scope, seed: int, findings: t
 def pregame_runs(ruleset: RuleSet, scope: Scope, probes: list[Property], rule_ids: list[str], seed: int) -> tuple[dict, dict]:
     """`simulate.pregame_witnesses` of the probes and of the rules among `rule_ids` that the
     encoder's pregame steps read within the scope (`slicing.rules_deciding`): the removal of
-    any other rule changes no step of the pregame's actions."""
+    any other rule changes no step of the pregame's actions. A rule the file declares dead is
+    left to Z3 and the random runs: searching the pregame for it would mostly cost the whole budget."""
     if not ruleset.has_pregame:
         return {}, {}
     deciding = rules_deciding(pregame_system(ruleset, scope), PREGAME_ACTIONS)
-    rules = [rule_id for rule_id in rule_ids if rule_id in deciding]
+    rules = [rule_id for rule_id in rule_ids if rule_id in deciding and not ruleset.dead_reason("rule", rule_id)]
     if not probes and not rules:
         return {}, {}
     return pregame_witnesses(ruleset, scope, probes, rules, seed)

@@ -46,9 +46,9 @@ SWARM = 0.3
 # The runs of the rule set without a rule (`_relaxed_run`) tried for each rule that no other run
 # found deciding a step: they take the steps the rule forbids.
 RELAXED_RUNS = 20
-# The most states of the pregame that pregame_witnesses keeps (the built-in rule sets have up to
-# about 2,500 within the default depth bound).
-PREGAME_STATES = 1000
+# The actions pregame_witnesses tries, level by level, before it stops (a mulligan down to no cards
+# takes up to about 55,000 in the built-in rule sets at the default scope).
+PREGAME_TRIES = 100_000
 # The candidate forms of a kind tried in a state for a step property that a step of that kind violates.
 TRIED_FORMS = 4
 
@@ -192,7 +192,8 @@ def pregame_witnesses(ruleset: RuleSet, scope: Scope, props: list[Property], rul
     several times over (mulligans down to a hand of zero cards). For each rule of `rules`, a run
     whose last step (of a pregame action) is allowed with the rule and not without it, or the other
     way round, or leads elsewhere; for each property, a run that violates it. Shrunk as
-    found_witnesses's are."""
+    found_witnesses's are. The search stops after PREGAME_TRIES actions tried (each rule's
+    comparison is a try), so that a goal the pregame never reaches costs little."""
     space = StateSpace(ruleset, scope)
     if space.start is None or not ruleset.has_pregame:
         return {}, {}
@@ -213,6 +214,7 @@ def pregame_witnesses(ruleset: RuleSet, scope: Scope, props: list[Property], rul
     runs = {space.start_state: ()}
     level = [space.start_state]
     check_properties(())
+    tries = 0
     for _ in range(scope.depth):
         reached = []
         for state in level:
@@ -220,6 +222,7 @@ def pregame_witnesses(ruleset: RuleSet, scope: Scope, props: list[Property], rul
             for candidate, form in candidate_forms(world, state, pregame):
                 for action in positioned(world, candidate, form):
                     pending = [r for r in rules if r not in changed]
+                    tries += 1 + len(pending)
                     first = _completed(world, state, action, _as_listed) if pending else None
                     for rule_id in pending:
                         other = _completed(worlds_without[rule_id], state, action, _as_listed)
@@ -228,11 +231,11 @@ def pregame_witnesses(ruleset: RuleSet, scope: Scope, props: list[Property], rul
                     for completed, outcome in outcomes(world, state, action):
                         step_run = (*steps, Step(completed, outcome.state, outcome.rules))
                         check_properties(step_run)
-                        if outcome.state not in runs and len(runs) < PREGAME_STATES:
+                        if outcome.state not in runs:
                             runs[outcome.state] = step_run
                             reached.append(outcome.state)
         level = reached
-        if not level or len(violated) + len(changed) == len(props) + len(rules):
+        if not level or len(violated) + len(changed) == len(props) + len(rules) or tries >= PREGAME_TRIES:
             break
     by_id = {p.id: p for p in props}
     return ({by_id[i]: _shrunk(space, world, i, actions, partial(_violates, by_id[i], space), seed, by_id[i])
