@@ -542,11 +542,11 @@ PREGAME_STEPS_PER_PLAYER = 2
 
 def larger_games(ruleset: RuleSet, scope: Scope) -> list[tuple[str, Scope]]:
     """The games, larger than the scope, in which lint looks for runs that a rule dead within the
-    scope decides a step of (a rule may act only there): three players (the free first mulligan of
-    a multiplayer game, 103.4c and 103.5c), four in teams of two (Two-Headed Giant, 810), and a
-    Vanguard hand modifier (902.5, 103.5a), each with no more cards than the default scope's and
-    the scope's depth, PREGAME_STEPS_PER_PLAYER more for each player more. A run shows a rule
-    live; no run shows it dead."""
+    scope decides a step of (a rule may act only there), the smallest first: a Vanguard hand
+    modifier (902.5, 103.5a), three players (the free first mulligan of a multiplayer game, 103.4c
+    and 103.5c), and four in teams of two (Two-Headed Giant, 810), each with no more cards than the
+    default scope's and the scope's depth, PREGAME_STEPS_PER_PLAYER more for each player more. A
+    run shows a rule live; no run shows it dead."""
     games = []
     default = Scope()
     small = replace(scope, cards=min(scope.cards, default.cards), sideboard=min(scope.sideboard, default.sideboard),
@@ -555,16 +555,16 @@ def larger_games(ruleset: RuleSet, scope: Scope) -> list[tuple[str, Scope]]:
     def with_players(players: int, **more) -> Scope:
         return replace(small, players=players, depth=scope.depth + PREGAME_STEPS_PER_PLAYER * (players - scope.players), **more)
 
+    if ruleset.has_pregame and not scope.hand_modifiers:
+        modified = replace(small, hand_modifiers=(*[0] * (scope.players - 1), 1))
+        if modified.hand_modifier_problem() is None:
+            games.append((f"with the hand modifier {PLAYER_NAMES[scope.players - 1]}=+1", modified))
     if scope.players < 3:
         larger = with_players(3)
         games.append((f"with 3 players, depth {larger.depth}", larger))
     if scope.team_size == 0 and scope.players < 4:
         larger = with_players(4, team_size=2)
         games.append((f"with 4 players in teams of 2, depth {larger.depth}", larger))
-    if ruleset.has_pregame and not scope.hand_modifiers:
-        modified = replace(small, hand_modifiers=(*[0] * (scope.players - 1), 1))
-        if modified.hand_modifier_problem() is None:
-            games.append((f"with the hand modifier {PLAYER_NAMES[scope.players - 1]}=+1", modified))
     return games
 
 
