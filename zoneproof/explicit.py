@@ -240,6 +240,12 @@ def candidate_actions(world: World, state: GameState) -> Iterator[Action]:
         yield from positioned(world, candidate, action)
 
 
+def as_listed(members: tuple[int, ...]) -> tuple[int, ...]:
+    """A pile's new order, top first, as the interpreter lists its members (bottom first): each
+    pile left as it was, where the action rearranges it."""
+    return tuple(reversed(members))
+
+
 def outcomes(world: World, state: GameState, action: Action) -> list[tuple[Action, Outcome]]:
     """(action, interpreter Outcome) for every legal completion of the action: none when it is
     illegal, one when it rearranges no pile, and one for each order of the piles it rearranges
@@ -252,7 +258,7 @@ def outcomes(world: World, state: GameState, action: Action) -> list[tuple[Actio
         except OrderMissing as missing:
             if missing.key in order:
                 return []
-            order[missing.key] = tuple(reversed(missing.members))  # top first
+            order[missing.key] = as_listed(missing.members)
         except IllegalAction:
             return []
     if not order:

@@ -225,6 +225,17 @@ def _changes(rule_id: str) -> tuple:
     return ("changes a step", rule_id)
 
 
+def _by_goal(violated: dict, changed: dict) -> dict:
+    """The witnesses of the interpreter's runs (`simulate`) by goal key: the probes they violate,
+    the removals of the rules whose steps they show changed."""
+    return {**violated, **{_changes(rule_id): w for rule_id, w in changed.items()}}
+
+
+def _within_bounds(goals: dict, witnesses: dict) -> dict:
+    """The outcomes of the goals that a witness reaches within the goal's bound."""
+    return {key: Outcome(w.depth, witness=w) for key, w in witnesses.items() if w.depth <= goals[key].bound}
+
+
 def _view(rule_id: str) -> tuple:
     return ("changes a view", rule_id)
 
@@ -265,8 +276,8 @@ class _Sweep:
         rules = [key[1] for key, goal in goals.items() if goal.group == "changes"]
         violated, changed = found_witnesses(self.ruleset, self.scope, probes, rules, RUNS, RUN_LENGTH * self.scope.depth, self.seed,
                                             self.action_probes)
-        walks = {**violated, **{_changes(rule_id): w for rule_id, w in changed.items()}}
-        found = {key: Outcome(w.depth, witness=w) for key, w in walks.items() if w.depth <= goals[key].bound}
+        walks = _by_goal(violated, changed)
+        found = _within_bounds(goals, walks)
         found |= self._on_pregame_runs({key: goal for key, goal in goals.items() if key not in found})
         rest = {key: goal for key, goal in goals.items() if key not in found}
         if self.scope.depth < PROOF_FROM_DEPTH:
@@ -294,9 +305,7 @@ class _Sweep:
         (`pregame_runs`)."""
         probes = [key for key in goals if isinstance(key, Property) and pregame_only(self.ruleset, key)]
         rules = [key[1] for key, goal in goals.items() if goal.group == "changes"]
-        violated, changed = pregame_runs(self.ruleset, self.scope, probes, rules, self.seed)
-        runs = {**violated, **{_changes(rule_id): w for rule_id, w in changed.items()}}
-        return {key: Outcome(w.depth, witness=w) for key, w in runs.items() if w.depth <= goals[key].bound}
+        return _within_bounds(goals, _by_goal(*pregame_runs(self.ruleset, self.scope, probes, rules, self.seed)))
 
     def _in_smaller_game(self, goals: dict, budget: Budget, start: int) -> dict:
         """The probes and rules' removals that Z3 reaches in a smaller game (`smaller_game`: two deck

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from functools import partial
 
 from .evaluate import compile_lazily
-from .explicit import SINGLE, TYPES, StateSpace, candidate_forms, outcomes, positioned, types_of
+from .explicit import SINGLE, TYPES, StateSpace, as_listed, candidate_forms, outcomes, positioned, types_of
 from .interpreter import IllegalAction, World, apply, outcome_or_refusal
 from .semantics.step import OrderMissing
 from .model import Action, ActionKind, CardType, GameState, Scope, Step
@@ -69,7 +69,6 @@ def found_witnesses(ruleset: RuleSet, scope: Scope, props: list[Property], rules
         return {}, {}
     rng = random.Random(seed)
     holds = {p.id: compile_lazily(p, space.slots, space.scope.players) for p in props}
-    by_id = {p.id: p for p in props}
     violated: dict[str, tuple[World, list[Action]]] = {}  # by property id (hashing a property is slow)
     changed: dict[str, tuple[World, list[Action]]] = {}
     withouts = {rule_id: ruleset.without([rule_id]) for rule_id in rules}
@@ -95,11 +94,8 @@ def found_witnesses(ruleset: RuleSet, scope: Scope, props: list[Property], rules
 
     def step_goals(world: World, steps: list[Step]) -> int:
         """Witnesses found by the run's last step, or in the state it leads to."""
-        k, new = len(steps), 0
-        for prop in props:
-            if prop.id not in violated and (k > 0 or prop.kind is PropertyKind.ALWAYS):
-                if not holds[prop.id](backend_at(world, prop, space.start_state, steps, k)):
-                    violated[prop.id], new = (world, _actions(steps)), new + 1
+        k = len(steps)
+        new = _violations(space, world, props, holds, violated, steps)
         if k > 0:
             before = steps[-2].state if k > 1 else space.start_state
             for rule_id in rules:
@@ -119,6 +115,24 @@ def found_witnesses(ruleset: RuleSet, scope: Scope, props: list[Property], rules
             if found is not None:
                 changed[rule_id] = (world, found)
                 break
+    return _witnesses(space, props, violated, withouts, changed, seed)
+
+
+def _violations(space: StateSpace, world: World, props: list[Property], holds: dict, violated: dict, steps) -> int:
+    """Record in `violated` (by property id: the world and the run's actions) each property not yet
+    violated that the run's last step, or the state it leads to, violates; how many."""
+    k, new = len(steps), 0
+    for prop in props:
+        if prop.id not in violated and (k > 0 or prop.kind is PropertyKind.ALWAYS):
+            if not holds[prop.id](backend_at(world, prop, space.start_state, steps, k)):
+                violated[prop.id], new = (world, _actions(steps)), new + 1
+    return new
+
+
+def _witnesses(space: StateSpace, props: list[Property], violated: dict, withouts: dict, changed: dict,
+               seed: int) -> tuple[dict[Property, Witness], dict[str, Witness]]:
+    """The runs found (each a world and its actions, by property id and by rule id), shrunk."""
+    by_id = {p.id: p for p in props}
     return ({by_id[i]: _shrunk(space, world, i, actions, partial(_violates, by_id[i], space), seed, by_id[i])
              for i, (world, actions) in violated.items()},
             {r: _shrunk(space, world, r, actions, partial(_decides_last, withouts[r], space), seed)
@@ -202,18 +216,11 @@ def pregame_witnesses(ruleset: RuleSet, scope: Scope, props: list[Property], rul
     holds = {p.id: compile_lazily(p, space.slots, space.scope.players) for p in props}
     withouts = {rule_id: ruleset.without([rule_id]) for rule_id in rules}
     worlds_without = {rule_id: replace(world, ruleset=without) for rule_id, without in withouts.items()}
-    violated: dict[str, list[Action]] = {}
-    changed: dict[str, list[Action]] = {}
-
-    def check_properties(steps: tuple[Step, ...]) -> None:
-        for prop in props:
-            if prop.id not in violated and (steps or prop.kind is PropertyKind.ALWAYS):
-                if not holds[prop.id](backend_at(world, prop, space.start_state, steps, len(steps))):
-                    violated[prop.id] = _actions(steps)
-
+    violated: dict[str, tuple[World, list[Action]]] = {}
+    changed: dict[str, tuple[World, list[Action]]] = {}
     runs = {space.start_state: ()}
     level = [space.start_state]
-    check_properties(())
+    _violations(space, world, props, holds, violated, ())
     tries = 0
     for _ in range(scope.depth):
         reached = []
@@ -221,27 +228,23 @@ def pregame_witnesses(ruleset: RuleSet, scope: Scope, props: list[Property], rul
             steps = runs[state]
             for candidate, form in candidate_forms(world, state, pregame):
                 for action in positioned(world, candidate, form):
+                    taken = outcomes(world, state, action)  # the first, each pile as listed: as _completed makes it
                     pending = [r for r in rules if r not in changed]
                     tries += 1 + len(pending)
-                    first = _completed(world, state, action, _as_listed) if pending else None
                     for rule_id in pending:
-                        other = _completed(worlds_without[rule_id], state, action, _as_listed)
-                        if _state(first) != _state(other):
-                            changed[rule_id] = [*_actions(steps), (first or other).action]
-                    for completed, outcome in outcomes(world, state, action):
+                        other = _completed(worlds_without[rule_id], state, action, as_listed)
+                        if (taken[0][1].state if taken else None) != _state(other):
+                            changed[rule_id] = (world, [*_actions(steps), taken[0][0] if taken else other.action])
+                    for completed, outcome in taken:
                         step_run = (*steps, Step(completed, outcome.state, outcome.rules))
-                        check_properties(step_run)
+                        _violations(space, world, props, holds, violated, step_run)
                         if outcome.state not in runs:
                             runs[outcome.state] = step_run
                             reached.append(outcome.state)
         level = reached
         if not level or len(violated) + len(changed) == len(props) + len(rules) or tries >= PREGAME_TRIES:
             break
-    by_id = {p.id: p for p in props}
-    return ({by_id[i]: _shrunk(space, world, i, actions, partial(_violates, by_id[i], space), seed, by_id[i])
-             for i, actions in violated.items()},
-            {r: _shrunk(space, world, r, actions, partial(_decides_last, withouts[r], space), seed)
-             for r, actions in changed.items()})
+    return _witnesses(space, props, violated, withouts, changed, seed)
 
 
 def _runs(space: StateSpace, rng: random.Random, runs: int, run_one, found, wanted: int) -> None:
@@ -358,7 +361,7 @@ def _replacement(space: StateSpace, world: World, state: GameState, action: Acti
     forms.sort(key=lambda form: form[1].player != action.player)
     for candidate, form in forms:
         for choice in positioned(world, candidate, form):
-            step = _completed(world, state, choice, _as_listed)
+            step = _completed(world, state, choice, as_listed)
             if step is not None:
                 return step
     return None
@@ -452,11 +455,6 @@ def _completed(world: World, state: GameState, action: Action, order_of) -> Step
         except IllegalAction:
             return None
         return Step(completed, outcome.state, outcome.rules)
-
-
-def _as_listed(members: tuple[int, ...]) -> tuple[int, ...]:
-    """A pile's new order: as the interpreter lists its members (bottom first), top first."""
-    return tuple(reversed(members))
 
 
 def _drawn(items: list, rng: random.Random):
