@@ -263,16 +263,18 @@ class _Sweep:
         self.unreachable: set = set()  # goals of the rules reached at no depth
         self.asked: set = set()  # the keys of every goal
         self.answered_by: dict = {}  # the goals another system than `system` answered (its models are of that system)
+        self._small: Deepening | None = None  # the smaller game's deepening (`_in_smaller_game`), once asked
 
     def outcomes(self, goals: dict, probes: list[Property], budget: Budget) -> dict:
         """What lint finds of every goal. Random runs come first (`simulate`): a goal a run reaches
         within its bound is taken with that run, shrunk, and Z3 is not asked of it. The deepening
         asks of the rest. From PROOF_FROM_DEPTH, the goals it does not reach within the base case
-        of an induction, and that no run reaches, are then tried with the structural lemmas: a
-        probe proved at every depth (`proof.proved_with`), a rule's removal changing nothing after
-        any step, or no event left without an outcome (`proof.unreachable`); those need no
-        question past the base case. The rest are looked for in a smaller game first
-        (`_in_smaller_game`)."""
+        of an induction are looked for in a smaller game (`_in_smaller_game`), a few depths past
+        it (SMALLER_GAME_FIRST_DEPTHS). Those no run reaches are then tried with the structural
+        lemmas: a probe proved at every depth (`proof.proved_with`), a rule's removal changing
+        nothing after any step, or no event left without an outcome (`proof.unreachable`); those
+        need no question past the base case. The rest are looked for in the smaller game's
+        deeper steps, then in this game's."""
         rules = [key[1] for key, goal in goals.items() if goal.group == "changes"]
         violated, changed = found_witnesses(self.ruleset, self.scope, probes, rules, RUNS, RUN_LENGTH * self.scope.depth, self.seed,
                                             self.action_probes)
@@ -285,6 +287,9 @@ class _Sweep:
         base = INDUCTION_SPAN + 1
         found |= self.deepening.earliest({key: replace(g, bound=min(g.bound, base)) for key, g in rest.items()}, budget)
         pending = [key for key, g in rest.items() if not found[key].violated and not found[key].unknown and g.bound > base]
+        near = base + SMALLER_GAME_FIRST_DEPTHS
+        lifted = self._in_smaller_game({key: replace(goals[key], bound=min(goals[key].bound, near)) for key in pending}, budget, base + 1)
+        pending = [key for key in pending if key not in lifted]
         unseen = [key for key in pending if key not in walks]
         facts = self.system.rule_values()
         kept = invariant(self.system, list(lemmas(self.ruleset)), self.seed, facts, budget)
@@ -293,7 +298,7 @@ class _Sweep:
             others = {key: goals[key].at for key in unseen if not isinstance(key, Property)}
             self.unreachable = unreachable(self.system, others, kept, self.seed, facts, budget)
         deeper = {key: goals[key] for key in pending if key not in self.proofs and key not in self.unreachable}
-        lifted = self._in_smaller_game(deeper, budget, base + 1)
+        lifted |= self._in_smaller_game({key: goal for key, goal in deeper.items() if goal.bound > near}, budget, near + 1)
         deeper = {key: goal for key, goal in deeper.items() if key not in lifted}
         settled = self._in_pregame(deeper, budget, base + 1)
         deeper = {key: goal for key, goal in deeper.items() if key not in settled}
@@ -309,18 +314,23 @@ class _Sweep:
 
     def _in_smaller_game(self, goals: dict, budget: Budget, start: int) -> dict:
         """The probes and rules' removals that Z3 reaches in a smaller game (`smaller_game`: two deck
-        cards per player, no sideboard, no tokens), each with the run it finds replayed in this
-        game (`simulate.lifted_witness`); a run that does not replay here is dropped. Its questions
-        are a fraction of the budget (SMALLER_GAME_SHARE): what it misses is asked of this game."""
+        cards per player, no sideboard, no tokens) from depth `start` to their bound, each with the
+        run it finds replayed in this game (`simulate.lifted_witness`); a run that does not replay
+        here is dropped. Its questions are a fraction of the budget (SMALLER_GAME_SHARE): what it
+        misses is asked of this game. Asked again from a greater `start`, it goes on with the same
+        solver."""
         small = smaller_game(self.ruleset, self.scope)
         asked = {key: goal for key, goal in goals.items() if isinstance(key, Property) or goal.group == "changes"}
         if small is None or not asked:
             return {}
-        system = TransitionSystem(self.ruleset, small, self.system.int_reach)
+        if self._small is None:
+            system = TransitionSystem(self.ruleset, small, self.system.int_reach)
+            self._small = Deepening(system, self.seed, system.rule_values(), incremental=True)
+        system = self._small.system
         own = {key: replace(goal, at=partial(violated_at, system, key) if isinstance(key, Property) else partial(_removal_changes, system, rule_id=key[1]))
                for key, goal in asked.items()}
         share = replace(budget, rlimit=budget.rlimit // SMALLER_GAME_SHARE)
-        outcomes = Deepening(system, self.seed, system.rule_values(), incremental=True).earliest(own, share, start=start)
+        outcomes = self._small.earliest(own, share, start=start)
         found, space = {}, StateSpace(self.ruleset, self.scope)
         for key, outcome in outcomes.items():
             if not outcome.violated:
@@ -392,6 +402,10 @@ AT_EVERY_DEPTH = "proved at every depth (players and cards of the scope)"
 
 # What a question of the smaller game may cost: this fraction of a question's resource budget.
 SMALLER_GAME_SHARE = 8
+
+# The depths past the base case at which the smaller game is asked before the structural lemmas
+# try to prove what is left: a goal reached there costs no failed proof (docs/speed.md).
+SMALLER_GAME_FIRST_DEPTHS = 3
 
 
 def smaller_game(ruleset: RuleSet, scope: Scope) -> Scope | None:
