@@ -23,7 +23,7 @@ from .properties import Property
 from .replay import execute, first_violation, witnesses
 from .ruleset import Expectation, RuleSet
 from .proof import Proof, invariant, lemmas, proved_with
-from .solver import Answer
+from .solver import Answer, SolverResult
 from .search import INDUCTION_SPAN, Budget, Deepening, Outcome, first_step, violation_alone
 from .trace import Trace, of_ruleset
 
@@ -271,7 +271,7 @@ def _result(system: TransitionSystem, ruleset: RuleSet, prop: Property, scope: S
             return CheckResult(ruleset, prop, Verdict.PROVED, scope.depth, seconds, certificate=proof)
         return CheckResult(ruleset, prop, Verdict.HOLDS, scope.depth, seconds)
     k = outcome.depth
-    answer = violation_alone(system, prop, k, seed, facts, budget())
+    answer = SolverResult(Answer.SAT, outcome.model) if outcome.alone else violation_alone(system, prop, k, seed, facts, budget())
     if answer.answer is Answer.UNKNOWN:
         return CheckResult(ruleset, prop, Verdict.UNKNOWN, k - 1, seconds,
                            reason=f"{answer.reason}: no violation up to depth {k - 1}; it fails at depth {k}, but its counterexample was not found again alone")

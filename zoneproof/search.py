@@ -92,6 +92,7 @@ class Outcome:
     model: z3.ModelRef | None = None
     unknown: str = ""
     witness: object = None  # reached: a run the caller knew of (`earliest`'s `known`) instead of a model
+    alone: bool = False  # the model is the one `alone` gives for this goal at this depth
 
     @property
     def violated(self) -> bool:
@@ -140,8 +141,11 @@ class Deepening:
                 self.solver.add(self.system.trans(self.steps))
             self.steps += 1
 
-    def ask(self, goal: z3.BoolRef, budget: Budget, assumptions: tuple = ()) -> SolverResult:
-        """Can the goal hold (of the steps built so far)?"""
+    def ask(self, goal: z3.BoolRef, budget: Budget, assumptions: tuple = (), by_itself: bool = False) -> SolverResult:
+        """Can the goal hold (of the steps built so far)? `by_itself` (not incremental, no
+        assumptions): asked as `alone` asks it."""
+        if by_itself:
+            return alone([*self.facts, *self.system.steps(0, self.steps), goal], self.system, self.seed, budget)
         if not self.incremental:
             solver = new_solver(self.system.ctx, self.seed)
             solver.add(self.facts + self.system.steps(0, self.steps) + [goal])
@@ -200,7 +204,8 @@ class Deepening:
         """Settle at depth k the goals `keys` of one group: those a model satisfies are found there."""
         while keys:
             goals = {key: self.goal_at(key, pending[key], k) for key in keys}
-            answer = self.ask(Or(list(goals.values())), budget, assumptions)
+            by_itself = len(keys) == 1 and not self.incremental and not assumptions
+            answer = self.ask(goals[keys[0]] if by_itself else Or(list(goals.values())), budget, assumptions, by_itself)
             if answer.answer is Answer.UNKNOWN:
                 group = pending[keys[0]].group
                 for key in [key for key, goal in pending.items() if goal.group == group]:
@@ -214,7 +219,7 @@ class Deepening:
                 raise CheckerBug(f"Z3's model of one of {', '.join(map(_named, keys))} at depth {k}"
                                  " satisfies none of them when evaluated")
             for key in hit:
-                found[key] = Outcome(k, answer.model)
+                found[key] = Outcome(k, answer.model, alone=by_itself)
                 del pending[key]
             keys = [key for key in keys if key not in hit]
 
@@ -231,7 +236,13 @@ def violation_alone(system: TransitionSystem, prop: Property, k: int, seed: int,
     """A model of the property failing at depth k, asked in a Z3 context of its own (and given
     back in the system's): the counterexample is the one a check of this property alone finds,
     whatever else the check asks."""
-    solver = restated([*system.init(), *facts, *system.steps(0, k), violated_at(system, prop, k)], seed)
+    return alone([*system.init(), *facts, *system.steps(0, k), violated_at(system, prop, k)], system, seed, budget)
+
+
+def alone(formulas: list, system: TransitionSystem, seed: int, budget: Budget) -> SolverResult:
+    """The formulas asked in a Z3 context of their own (`solver.restated`), the model given back in
+    the system's: what Z3 finds depends on the formulas alone."""
+    solver = restated(formulas, seed)
     answer = budget.ask(solver, [])
     if answer.model is None:
         return answer
