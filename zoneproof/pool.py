@@ -67,6 +67,9 @@ class LocalPool:
         processes = list((getattr(self.executor, "_processes", None) or {}).values())
         for process in processes:
             process.terminate()
-        self.executor.shutdown(wait=False, cancel_futures=True)
+        # Waits for the executor's own thread too, which sees the workers end: left running, it
+        # could close its wake-up pipe while the interpreter's exit writes to it (an OSError
+        # printed on stderr after the command's output).
+        self.executor.shutdown(wait=True, cancel_futures=True)
         for process in processes:
             process.join()
