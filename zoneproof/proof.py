@@ -90,15 +90,23 @@ PREGAME_LEMMAS = (
 
 
 
-def lemma_text(zones: tuple[Zone, ...], pregame: bool = False) -> str:
+# The lemmas of LEMMAS that are not inductive on the whole game of a rule set with a pregame (the
+# mulligans' bound needs the hand's size, which needs PREGAME_LEMMAS; docs/proofs.md): they are
+# tried there only on the runs of the pregame's actions alone.
+MULLIGAN_COUNTS = ("mulligans-bounded",)
+
+
+def lemma_text(zones: tuple[Zone, ...], pregame: bool = False, counts: bool = True) -> str:
     in_game = "{" + ", ".join(z.value for z in (*zones, Zone.OUTSIDE, Zone.NOWHERE)) + "}"
     return "".join(f'property {i} {{\n  cites {c}\n  means "a structural lemma"\n  always {body.replace(RULE_SET_ZONES, in_game)}\n}}\n\n'
-                   for i, c, body in (*LEMMAS, *(PREGAME_LEMMAS if pregame else ())))
+                   for i, c, body in (*LEMMAS, *(PREGAME_LEMMAS if pregame else ())) if counts or i not in MULLIGAN_COUNTS)
 
 
 def lemmas(ruleset: RuleSet, pregame: bool = False) -> tuple[Property, ...]:
-    """The candidate lemmas of a rule set: LEMMAS, and PREGAME_LEMMAS for the pregame's actions alone."""
-    return parse_properties(lemma_text(tuple(z.zone for z in ruleset.zones), pregame), LEMMA_FILE)
+    """The candidate lemmas of a rule set: LEMMAS, and PREGAME_LEMMAS for the pregame's actions
+    alone; on the whole game of a rule set with a pregame, without MULLIGAN_COUNTS."""
+    counts = pregame or not ruleset.has_pregame
+    return parse_properties(lemma_text(tuple(z.zone for z in ruleset.zones), pregame, counts), LEMMA_FILE)
 
 
 @dataclass(frozen=True)
