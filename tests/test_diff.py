@@ -164,19 +164,20 @@ def test_ctrl_c_prints_the_differences_found_before_it_and_exits_130(run, monkey
     import zoneproof.diff as diff_module
 
     found = []
-    real_replay, real_check = diff_module._replay, diff_module.check
+    real_replay = diff_module._replay
 
     def replay(*args):
         found.append(real_replay(*args))
         return found[-1]
 
-    def check(*args):
-        if found:
-            raise KeyboardInterrupt
-        return real_check(*args)
+    class Budget(diff_module.Budget):
+        def ask(self, solver, assumptions):
+            if found:
+                raise KeyboardInterrupt
+            return super().ask(solver, assumptions)
 
     monkeypatch.setattr(diff_module, "_replay", replay)
-    monkeypatch.setattr(diff_module, "check", check)
+    monkeypatch.setattr(diff_module, "Budget", Budget)
     code, out, err = run("diff", "mtg-current", "mtg-current", "--without-b", "400.3", "-p", "owner-zones", "-p", "tokens", "--jobs", "1", *SMALL)
     assert code == 130
     assert "owner-zones            holds       violated                    ← flips" in out
@@ -214,3 +215,14 @@ def test_an_interrupt_during_the_checks_leaves_the_verdicts_not_known_unknown_in
         ("owner-zones", "holds", "violated", True), ("tokens", "holds", "unknown", False)]
     assert doc["behaviours"] == [] and doc["finished"] is False and doc["agree"] is False
     assert summary["exit_code"] == 130 and summary["counts"]["flips"] == 1
+
+
+def test_a_product_question_that_needs_more_than_its_budget_is_unknown_whatever_the_time(run, monkeypatch):
+    """The product's questions end on Z3's resource budget, not on the clock: with a budget too
+    small for any of them and an hour's guard, each direction's search says so (exit 3, `budget`)."""
+    import zoneproof.diff as diff_module
+
+    monkeypatch.setattr(diff_module, "PRODUCT_RLIMIT", 1000)
+    code, out, _ = run("diff", "mtg-current", "mtg-current", "--without-b", "400.3", "-p", "tokens", "--jobs", "1", "--timeout", "3600", *SMALL)
+    assert code == 3, out
+    assert out.count("unknown: no answer in time (budget) for runs that") == 2

@@ -37,7 +37,7 @@ from .scenario import name_the_refusal, scenario_from_trace
 from .proof import invariant, lemmas, unreachable
 from .search import INDUCTION_SPAN, Budget, violated_at
 from .simulate import RUN_LENGTH, RUNS, differing_runs
-from .solver import Answer, check, new_solver
+from .solver import Answer, new_solver
 from .terms import And, Not
 from .trace import Trace, of_ruleset
 
@@ -257,14 +257,21 @@ def _behaviour_differences(a: RuleSet, b: RuleSet, scope: Scope, seed: int, time
         _searched(product, solver, allowing, refusing, sides, [k for k in remaining if k not in alike], scope.depth, timeout, found, problems)
 
 
+# What one question of the product may cost, in Z3's resource units: a question of the product's
+# deepest steps that could use more would end at the wall-clock guard (`--timeout`) sooner or later
+# as the machine is more or less loaded; this budget ends it first, the same on every run (docs/diff.md).
+PRODUCT_RLIMIT = 60_000_000
+
+
 def _searched(product: _Product, solver, allowing: str, refusing: str, sides: dict, remaining: list, steps: int, timeout: float,
               found: list, problems: list) -> list[ActionKind]:
     """Asks the product, kind by kind, for a shortest run of at most `steps` steps that `allowing`
     allows and `refusing` does not; returns the kinds it shows none of (unknowns are problems)."""
     remaining = list(remaining)
     within = [z3.Not(x) for x in product.last[steps:]]
+    budget = Budget(PRODUCT_RLIMIT, seconds=timeout)
     while remaining:
-        answer = check(solver, product.kinds(remaining) + within, timeout * 1000)
+        answer = budget.ask(solver, product.kinds(remaining) + within)
         if answer.answer is Answer.UNKNOWN:
             problems.append(Problem(
                 f"no answer in time ({answer.reason}) for runs that {sides[allowing].label} allows and"
@@ -278,7 +285,7 @@ def _searched(product: _Product, solver, allowing: str, refusing: str, sides: di
         kind = list(ActionKind)[model.eval(e.step(t).kind, model_completion=True).as_long()]
         not_shortest = ""
         while t > 0:  # shortest first
-            shorter = check(solver, product.kinds([kind]) + [z3.Not(x) for x in product.last[t:]], timeout * 1000)
+            shorter = budget.ask(solver, product.kinds([kind]) + [z3.Not(x) for x in product.last[t:]])
             if shorter.answer is Answer.UNKNOWN:
                 not_shortest = f"{shorter.reason}: a run shorter than {t + 1} steps was not ruled out"
             if shorter.answer is not Answer.SAT:
@@ -298,7 +305,7 @@ def _alike_after_the_base(product: _Product, allowing: str, refusing: str, kinds
     no step from a state where the structural lemmas of both hold (`proof.invariant`, each side's
     own) is, and every state both reach from the start is one. Empty when an invariant or the
     question has no answer."""
-    budget = Budget(DEFAULT_RLIMIT, time.monotonic() + timeout)
+    budget = Budget(DEFAULT_RLIMIT, seconds=timeout)
     e, other = product.enc[allowing], product.enc[refusing]
     kept = [invariant(side, list(lemmas(side.ruleset)), seed, side.rule_values(), budget) for side in (e, other)]
     if None in kept:
