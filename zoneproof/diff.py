@@ -257,10 +257,10 @@ def _behaviour_differences(a: RuleSet, b: RuleSet, scope: Scope, seed: int, time
         _searched(product, solver, allowing, refusing, sides, [k for k in remaining if k not in alike], scope.depth, timeout, found, problems)
 
 
-# What one question of the product may cost, in Z3's resource units: a question of the product's
-# deepest steps that could use more would end at the wall-clock guard (`--timeout`) sooner or later
-# as the machine is more or less loaded; this budget ends it first, the same on every run (docs/diff.md).
-PRODUCT_RLIMIT = 60_000_000
+# What one question of the product may cost, in Z3's resource units: more than the questions that
+# find a difference use, less than the default wall-clock guard (`--timeout`) lets an idle machine
+# spend, so that a question that needs more ends on this budget, the same on every run (docs/diff.md).
+PRODUCT_RLIMIT = 150_000_000
 
 
 def _searched(product: _Product, solver, allowing: str, refusing: str, sides: dict, remaining: list, steps: int, timeout: float,
