@@ -31,18 +31,21 @@ def test_incremental_deepening_changes_no_verdict_and_no_shortest_depth(name, re
 
 
 def test_a_goal_asked_by_itself_gets_the_model_its_property_gets_alone():
-    """A deepening's question about one property is asked as `violation_alone` asks it, so a check
-    keeps that model as its counterexample instead of asking again: the same model, every value."""
+    """In a deepening of several properties, a question about one of them is asked as
+    `violation_alone` asks it, so a check keeps that model as its counterexample instead of asking
+    again: the same model, every value."""
     from zoneproof.search import violation_alone
 
     ruleset = load_ruleset("mtg-current").without(["400.3"])
     system = TransitionSystem(ruleset, ruleset.scope_for(SCOPE), INT_REACH)
     budget = Budget(4_000_000_000, 10**12)
     prop = PROPS["owner-zones"]
-    outcome = Deepening(system, 0, system.rule_values()).first_violations({prop: SCOPE.depth}, budget)[prop]
+    outcome = Deepening(system, 0, system.rule_values()).first_violations({prop: SCOPE.depth, PROPS["one-zone"]: 0}, budget)[prop]
     assert outcome.violated and outcome.alone
     again = violation_alone(system, prop, outcome.depth, 0, system.rule_values(), budget)
     assert again.model is not None
     assert str(sorted(again.model.sexpr().splitlines())) == str(sorted(outcome.model.sexpr().splitlines()))
     shared = Deepening(system, 0, system.rule_values()).first_violations({prop: SCOPE.depth, PROPS["one-zone"]: SCOPE.depth}, budget)[prop]
     assert shared.violated and not shared.alone
+    only = Deepening(system, 0, system.rule_values()).first_violations({prop: SCOPE.depth}, budget)[prop]
+    assert only.violated and not only.alone  # a check of one property asks plainly, then alone once
