@@ -206,8 +206,8 @@ class Deepening:
         """Settle at depth k the goals `keys` of one group: those a model satisfies are found there.
         With `alone_when_one` (the deepening was given several goals), a question about one goal is
         asked as `alone` asks it, so that its model is the one the goal would get by itself; a
-        deepening of one goal asks plainly (restating costs each depth's question 0.3 s or more,
-        which only a violation pays back)."""
+        deepening of one goal asks plainly (restating a question costs more than the plain one,
+        which only a violation pays back: docs/speed.md)."""
         while keys:
             goals = {key: self.goal_at(key, pending[key], k) for key in keys}
             by_itself = alone_when_one and len(keys) == 1 and not self.incremental and not assumptions
