@@ -290,21 +290,35 @@ def expected_to_hold(ruleset: RuleSet, prop: Property) -> bool:
     return expected is None or expected.verdict != "violated"
 
 
+@dataclass(frozen=True)
+class Removals:
+    """What check_removals found: each property with every rule in force (`baseline`), and with
+    each rule removed (`removed`: the properties the baseline holds, in its order; the others fail
+    whatever rule is removed, so they are not checked). `baseline` is None when an interrupt came
+    before it was known."""
+
+    baseline: tuple[CheckResult, ...] | None
+    removed: dict[str, list[CheckResult]]
+
+
 def check_removals(ruleset: RuleSet, rule_ids: list[str], props: list[Property], scope: Scope, seed: int = 0,
-                   timeout: float = 60.0, rlimit: int = DEFAULT_RLIMIT) -> dict[str, list[CheckResult]]:
-    """check_properties of `ruleset.without([rule])` for each rule, over one transition system (its
-    steps are built once; the rules in force are each check's facts). An interrupt raises
-    Interrupted with the rules checked before it."""
+                   timeout: float = 60.0, rlimit: int = DEFAULT_RLIMIT) -> Removals:
+    """check_properties of the rule set, then of `ruleset.without([rule])` for each rule, over one
+    transition system (its steps are built once; the rules in force are each check's facts). An
+    interrupt raises Interrupted with the Removals found before it."""
     scope = ruleset.scope_for(scope)
     system = _system(ruleset, props, scope)
+    baseline: tuple[CheckResult, ...] | None = None
     results: dict[str, list[CheckResult]] = {}
     try:
-        intact = Intact.of(ruleset, props, scope, system, seed, Budget(rlimit, time.monotonic() + timeout)) if scope.depth >= INDUCTION_FROM_DEPTH else None
+        baseline = tuple(_each_checked(ruleset, props, scope, seed, timeout, rlimit, system))
+        applicable = [r.prop for r in baseline if r.verdict.holds]
+        intact = Intact.of(ruleset, applicable, scope, system, seed, Budget(rlimit, time.monotonic() + timeout)) if scope.depth >= INDUCTION_FROM_DEPTH else None
         for rule_id in rule_ids:
-            results[rule_id] = list(_each_checked(ruleset.without([rule_id]), props, scope, seed, timeout, rlimit, system, intact))
+            results[rule_id] = list(_each_checked(ruleset.without([rule_id]), applicable, scope, seed, timeout, rlimit, system, intact))
     except KeyboardInterrupt as e:
-        raise Interrupted(results) from e
-    return results
+        raise Interrupted(Removals(baseline, results)) from e
+    return Removals(baseline, results)
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,8 @@ it. Each unguarded rule comes with its reason: documented (it constrains nothing
 the rule set file, or simply not noticed within the scope.
 
 The unmodified rule set is checked first: a property it already violates (or that has no verdict)
-fails whatever rule is removed, so it says nothing about any rule; its column is not applicable.
+says nothing about any rule, so its column is not applicable and it is not checked with any rule
+removed.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 from functools import partial
 
 from .batch import Unfinished, in_order
-from .check import CheckResult, Verdict, check_properties, check_removals
+from .check import CheckResult, Removals, Verdict, check_removals
 from .errors import Interrupted
 from .model import Behaviour, Scope
 from .progress import Activity
@@ -26,9 +27,10 @@ from .ruleset import RuleSet
 @dataclass(frozen=True)
 class CoverageRow:
     rule: str
-    results: tuple[CheckResult, ...]  # one per property, with the rule removed; empty when not checked
+    results: tuple[CheckResult, ...]  # one per applicable property, with the rule removed; empty when not checked
     reason: str = ""  # why the rule is unguarded ("" when some property notices its removal)
     guarded_by: tuple[CheckResult, ...] = ()  # the violations, of properties that hold with every rule in force
+    checked: bool = True  # False: a documented rule, which constrains nothing and is not removed
 
 
 @dataclass(frozen=True)
@@ -45,10 +47,6 @@ class Coverage:
         return tuple(r for r in self.baseline if not r.verdict.holds)
 
 
-def _applies(baseline: CheckResult) -> bool:
-    return baseline.verdict.holds
-
-
 def coverage(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int = 0, timeout: float = 60.0, jobs: int = 1,
              listener: Callable[[Activity], None] | None = None, scheduler: str | None = None) -> Coverage:
     """The matrix, with the removals shared among `jobs` tasks (each a run of consecutive rules
@@ -58,25 +56,22 @@ def coverage(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int = 
     checked = [r.id for r in ruleset.in_force if r.behaviour is not Behaviour.DOCUMENTED]
     parts = max(1, min(jobs, len(checked)))
     chunks = [checked[i * len(checked) // parts:(i + 1) * len(checked) // parts] for i in range(parts)]
-    tasks = [partial(check_properties, ruleset, props, scope, seed=seed, timeout=timeout)]
-    tasks += [partial(check_removals, ruleset, chunk, props, scope, seed=seed, timeout=timeout) for chunk in chunks if chunk]
+    tasks = [partial(check_removals, ruleset, chunk, props, scope, seed=seed, timeout=timeout) for chunk in chunks]
     results = in_order(tasks, jobs, listener, scheduler)
-    baseline: list[CheckResult] | None = None
-    removals: dict[str, list[CheckResult]] = {}
+    parts_found: list[Removals] = []
     try:
-        baseline = next(results)
         for part in results:
-            removals |= part
+            parts_found.append(part)
     except Interrupted as e:
-        if baseline is None and isinstance(e.known.get(0), list):
-            baseline = e.known[0]
-        for index, part in sorted(e.known.items()):
-            if index > 0:
-                removals |= part.known if isinstance(part, Unfinished) else part
+        for _, part in sorted(e.known.items()):
+            parts_found.append(part.known if isinstance(part, Unfinished) else part)
+        baseline = next((p.baseline for p in parts_found if p.baseline is not None), None)
         if baseline is None:
             raise Interrupted(None) from e
+        removals = {rule: found for p in parts_found for rule, found in p.removed.items()}
         raise Interrupted(_matrix(ruleset, scope, baseline, removals, finished=False)) from e
-    return _matrix(ruleset, scope, baseline, removals)
+    removals = {rule: found for p in parts_found for rule, found in p.removed.items()}
+    return _matrix(ruleset, scope, parts_found[0].baseline, removals)
 
 
 def _matrix(ruleset: RuleSet, scope: Scope, baseline: list[CheckResult], removals: dict[str, list[CheckResult]], finished: bool = True) -> Coverage:
@@ -84,16 +79,15 @@ def _matrix(ruleset: RuleSet, scope: Scope, baseline: list[CheckResult], removal
     for rule in ruleset.in_force:
         if rule.behaviour is Behaviour.DOCUMENTED:
             why = f"restates {rule.restates}" if rule.restates else "constrains no transition"
-            rows.append(CoverageRow(rule.id, (), f"documented: {why}"))
+            rows.append(CoverageRow(rule.id, (), f"documented: {why}", checked=False))
             continue
         if rule.id not in removals:
             continue
         results = tuple(removals[rule.id])
-        applicable = [(base, r) for base, r in zip(baseline, results) if _applies(base)]
-        guarded_by = tuple(r for _, r in applicable if r.verdict is Verdict.VIOLATED)
+        guarded_by = tuple(r for r in results if r.verdict is Verdict.VIOLATED)
         reason = ""
         if not guarded_by:
-            undecided = [r.prop.id for _, r in applicable if r.verdict in (Verdict.UNKNOWN, Verdict.ERROR)]
+            undecided = [r.prop.id for r in results if r.verdict in (Verdict.UNKNOWN, Verdict.ERROR)]
             dead, unguarded = ruleset.dead_reason("rule", rule.id), ruleset.unguarded_reason(rule.id)
             if undecided:
                 reason = f"not decided: {', '.join(undecided)} gave no answer"
@@ -101,7 +95,7 @@ def _matrix(ruleset: RuleSet, scope: Scope, baseline: list[CheckResult], removal
                 reason = f"dead in this scope: {dead}"
             elif unguarded:
                 reason = f"declared unguarded: {unguarded}"
-            elif applicable and all(r.verdict is Verdict.PROVED for _, r in applicable):
+            elif results and all(r.verdict is Verdict.PROVED for r in results):
                 reason = "no property notices its removal: each is proved at every depth without it"
             else:
                 reason = f"no property notices its removal within {scope.depth} steps"

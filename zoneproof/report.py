@@ -486,7 +486,8 @@ def format_coverage(result, props: list[Property]) -> list[str]:
     width = max([12] + [len(row.rule) for row in rows])  # a named part (103.5.keep-zero) is longer than a number
     lines.append(f"  {'rule removed':<{width}}  " + " ".join(f"{i:>2}" for i in range(1, len(props) + 1)))
     for row in rows:
-        cells = ["na" if r.prop.id in failing else _cell(r) for r in row.results] if row.results else ["-"] * len(props)
+        found = {r.prop.id: r for r in row.results}
+        cells = ["na" if p.id in failing else _cell(found[p.id]) for p in props] if row.checked else ["-"] * len(props)
         lines.append(f"  {row.rule:<{width}}  " + " ".join(f"{c:>2}" for c in cells))
     unguarded = [row for row in rows if row.reason]
     lines.append(f"  unguarded: {len(unguarded)} of {len(rows)} rules" + ("" if result.finished else f" checked before the interrupt (of {len(result.ruleset.in_force)})"))
