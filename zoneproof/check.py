@@ -180,8 +180,8 @@ def _checked_on(system: TransitionSystem, ruleset: RuleSet, props: list[Property
     The properties with no expectation (rules were removed: a violation is likely, and the bounded
     check finds a shallow one sooner than the lemmas) are checked to SHALLOW first; those that hold
     so far are then tried the same way, and those not proved are checked on to the depth bound.
-    With `intact` (coverage), every property is proved first, from the intact rule set's lemmas.
-    An interrupt raises Interrupted whose `known` is (the outcomes so far, the proofs so far)."""
+    With `intact` (coverage), the proofs start from the intact rule set's lemmas, in the order of
+    `_base_case_first`. An interrupt raises Interrupted whose `known` is (the outcomes so far, the proofs so far)."""
     if not props:
         return {}, {}
     facts = system.rule_values(ruleset)
@@ -189,14 +189,16 @@ def _checked_on(system: TransitionSystem, ruleset: RuleSet, props: list[Property
     candidates = [p for p in props if expected_to_hold(ruleset, p)] if scope.depth >= INDUCTION_FROM_DEPTH else []
     pool = intact.kept.get(pregame) if intact is not None else None
     prover = _Prover(system, seed, facts, budget, pregame, pool)
-    expected = [p for p in candidates if pool is not None or ruleset.expected(p.id) is not None]
+    expected = [p for p in candidates if ruleset.expected(p.id) is not None]
     proofs: dict = {}
     proved: set = set()
     outcomes: dict = {}
     try:
+        deepening = Deepening(system, seed, facts)
+        if intact is not None:
+            return _base_case_first(deepening, prover, props, candidates, base, scope.depth, budget)
         proofs = prover.proved(expected)
         proved = set(proofs)
-        deepening = Deepening(system, seed, facts)
         shallow = min(scope.depth, max(SHALLOW, base))
         bound = {p: base if p in proved else shallow if p in candidates and p not in expected else scope.depth for p in props}
         outcomes = deepening.first_violations(bound, budget())
@@ -219,6 +221,18 @@ def _checked_on(system: TransitionSystem, ruleset: RuleSet, props: list[Property
         found = stop.known if isinstance(stop, Interrupted) else {}
         raise Interrupted((outcomes | found, {p: proof for p, proof in proofs.items() if p in proved})) from stop
     return outcomes, {p: proof for p, proof in proofs.items() if p in proved}
+
+
+def _base_case_first(deepening: Deepening, prover: "_Prover", props: list[Property], candidates: list[Property],
+                     base: int, depth: int, budget) -> tuple[dict, dict]:
+    """Coverage's order for a rule set with one rule removed: the base case of every property
+    first (the proofs need it, and most removals break a property within it), then the induction
+    of those it leaves, then the bounded check of the rest to the depth bound."""
+    outcomes = deepening.first_violations(dict.fromkeys(props, base), budget())
+    open_ = lambda p: not outcomes[p].violated and not outcomes[p].unknown  # noqa: E731
+    proofs = prover.proved([p for p in candidates if open_(p)])
+    outcomes |= deepening.first_violations({p: depth for p in props if open_(p) and p not in proofs}, budget(), start=base + 1)
+    return outcomes, proofs
 
 
 class _Prover:
@@ -327,8 +341,8 @@ class Intact:
     invariant of the rule set with every rule in force, on the whole game's system and, where a
     property is checked there, on the pregame's (`pregame_system`), by `pregame`. Each removal's
     invariant is found within the intact one's lemmas (a lemma that only the removal makes
-    inductive is not tried), and every property is tried by induction before the bounded check,
-    as those a rule set file expects to hold are in a check of the file."""
+    inductive is not tried), and every property the base case leaves is tried by induction before
+    the bounded check goes deeper (`_base_case_first`)."""
 
     kept: dict[bool, list[Property]]
 
