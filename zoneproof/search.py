@@ -47,7 +47,7 @@ def first_step(prop: Property) -> int:
 def violated_at(system: TransitionSystem, prop: Property, k: int) -> z3.BoolRef:
     """The property fails at state k (an `always` property) or on the step into state k."""
     at = k if prop.kind is PropertyKind.ALWAYS else k - 1
-    return Not(evaluate(prop, SymbolicBackend(system, at), system.slots, system.players))
+    return system.formula((prop, at), lambda: Not(evaluate(prop, SymbolicBackend(system, at), system.slots, system.players)))
 
 
 @dataclass(frozen=True)
@@ -116,13 +116,10 @@ class Deepening:
         self.steps = 0
         self.completed = -1  # the last depth at which every pending property was asked about
         self._questions = 0
-        self._goals: dict = {}
         self._named: dict = {}
 
     def violated_at(self, prop: Property, k: int) -> z3.BoolRef:
-        if (prop.id, k) not in self._goals:
-            self._goals[(prop.id, k)] = violated_at(self.system, prop, k)
-        return self._goals[(prop.id, k)]
+        return violated_at(self.system, prop, k)
 
     def goal_at(self, key: Hashable, goal: Goal, k: int) -> z3.BoolRef:
         """`goal.at(k)`; for the incremental solver, a literal it holds equal to it once, so that

@@ -12,6 +12,7 @@ next state (an object field, the pile order, a player record) or says when an ac
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from itertools import combinations
 
@@ -115,6 +116,7 @@ class TransitionSystem:
         self._positions: dict = {}
         self._trans: dict[int, list] = {}
         self._pieces: dict[int, Pieces] = {}
+        self._formulas: dict = {}
 
     # ---------------------------------------------------------------- rules
 
@@ -247,6 +249,13 @@ class TransitionSystem:
         if t not in self._trans:
             self._trans[t] = self._renamed(t) if t > 1 else self.built(t)
         return list(self._trans[t])
+
+    def formula(self, key: Hashable, build: Callable[[], z3.BoolRef]) -> z3.BoolRef:
+        """`build()`, built once per key: a property's formula at a depth is asked for by every
+        question about it (the deepening's, Houdini's, the induction's, each rule removed)."""
+        if key not in self._formulas:
+            self._formulas[key] = build()
+        return self._formulas[key]
 
     def steps(self, start: int, stop: int) -> list:
         """The constraints of steps start .. stop - 1, in order."""
