@@ -222,7 +222,7 @@ def test_a_product_question_that_needs_more_than_its_budget_is_unknown_whatever_
     small for any of them and an hour's guard, each direction's search says so (exit 3, `budget`)."""
     import zoneproof.diff as diff_module
 
-    monkeypatch.setattr(diff_module, "PRODUCT_RLIMIT", 1000)
+    monkeypatch.setattr(diff_module, "PRODUCT_UNITS_PER_SECOND", 1)
     code, out, _ = run("diff", "mtg-current", "mtg-current", "--without-b", "400.3", "-p", "tokens", "--jobs", "1", "--timeout", "3600", *SMALL)
     assert code == 3, out
     assert out.count("unknown: no answer in time (budget) for runs that") == 2

@@ -130,7 +130,7 @@ class Verification:
         return not self.failed and not self.unknown and not self.problem
 
 
-def verify(certificate: Certificate, ruleset: RuleSet, seed: int = 0, rlimit: int = 4_000_000_000, timeout: float = 600.0) -> Verification:
+def verify(certificate: Certificate, ruleset: RuleSet, seed: int = 0, timeout: float = 600.0) -> Verification:
     import time
 
     c = certificate
@@ -141,7 +141,7 @@ def verify(certificate: Certificate, ruleset: RuleSet, seed: int = 0, rlimit: in
     bound = Codes.variable_bound(c.scope, slots_for(c.scope))
     reach = max(int_reach(p, bound) for p in every)
     system = pregame_system(ruleset, c.scope, reach) if pregame_only(ruleset, c.prop) else TransitionSystem(ruleset, c.scope, reach)
-    budget = Budget(rlimit, time.monotonic() + timeout)
+    budget = Budget.phase(timeout)
     failed, unknown = [], []
     todo = obligations(system, system.rule_values(), list(c.lemmas), c.prop, c.together)
     for o, answer in zip(todo, discharged(system, todo, seed, budget)):

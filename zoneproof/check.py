@@ -82,8 +82,6 @@ class CheckResult:
         return not self.as_expected
 
 
-# What one Z3 question of a check may cost, in Z3's resource units (see solver.check).
-DEFAULT_RLIMIT = 4_000_000_000
 # The least depth bound at which induction is tried: below it the bounded check to the full depth
 # costs less than the lemmas and induction questions (see docs/speed.md).
 INDUCTION_FROM_DEPTH = 3
@@ -106,8 +104,7 @@ def check_properties(ruleset: RuleSet, props: list[Property], scope: Scope, seed
     return results
 
 
-def each_checked(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int = 0, timeout: float = 60.0,
-                 rlimit: int = DEFAULT_RLIMIT) -> Iterator[CheckResult]:
+def each_checked(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int = 0, timeout: float = 60.0) -> Iterator[CheckResult]:
     """The results of check_properties one by one, in the order of `props`.
 
     Each property is proved or checked to the depth bound as `_checked_on` says. Each violation
@@ -116,7 +113,7 @@ def each_checked(ruleset: RuleSet, props: list[Property], scope: Scope, seed: in
     Z3's resource units, and `timeout` seconds. An interrupt raises Interrupted (the results not
     yet given are not known: they all come from the one search)."""
     try:
-        yield from _each_checked(ruleset, props, ruleset.scope_for(scope), seed, timeout, rlimit)
+        yield from _each_checked(ruleset, props, ruleset.scope_for(scope), seed, timeout)
     except Interrupted:
         raise
     except KeyboardInterrupt as e:
@@ -131,7 +128,7 @@ def _int_reach(props: list[Property], scope: Scope) -> int:
     return max([int_reach(p, Codes.variable_bound(scope, slots_for(scope))) for p in props], default=0)
 
 
-def _each_checked(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int, timeout: float, rlimit: int,
+def _each_checked(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int, timeout: float,
                   system: TransitionSystem | None = None, intact: "Intact | None" = None) -> Iterator[CheckResult]:
     """`system`: the transition system of the file `ruleset` has removed rules from (coverage). A
     property that only a pregame action can violate (`slicing.pregame_only`) is checked, and
@@ -139,7 +136,7 @@ def _each_checked(ruleset: RuleSet, props: list[Property], scope: Scope, seed: i
     (`proof.lemmas`)."""
     started = time.monotonic()
     progress.working_on(ruleset.label, f"{len(props)} properties")
-    budget = lambda: Budget(rlimit, time.monotonic() + timeout)  # noqa: E731
+    budget = lambda: Budget.phase(timeout)  # noqa: E731
     system = system or _system(ruleset, props, scope)
     in_pregame = [p for p in props if pregame_only(ruleset, p)]
     groups = [(system, [p for p in props if p not in in_pregame], False)]
@@ -316,7 +313,7 @@ class Removals:
 
 
 def check_removals(ruleset: RuleSet, rule_ids: list[str], props: list[Property], scope: Scope, seed: int = 0,
-                   timeout: float = 60.0, rlimit: int = DEFAULT_RLIMIT) -> Removals:
+                   timeout: float = 60.0) -> Removals:
     """check_properties of the rule set, then of `ruleset.without([rule])` for each rule, over one
     transition system (its steps are built once; the rules in force are each check's facts). An
     interrupt raises Interrupted with the Removals found before it."""
@@ -325,11 +322,11 @@ def check_removals(ruleset: RuleSet, rule_ids: list[str], props: list[Property],
     baseline: tuple[CheckResult, ...] | None = None
     results: dict[str, list[CheckResult]] = {}
     try:
-        baseline = tuple(_each_checked(ruleset, props, scope, seed, timeout, rlimit, system))
+        baseline = tuple(_each_checked(ruleset, props, scope, seed, timeout, system))
         applicable = [r.prop for r in baseline if r.verdict.holds]
-        intact = Intact.of(ruleset, applicable, scope, system, seed, Budget(rlimit, time.monotonic() + timeout)) if scope.depth >= INDUCTION_FROM_DEPTH else None
+        intact = Intact.of(ruleset, applicable, scope, system, seed, Budget.phase(timeout)) if scope.depth >= INDUCTION_FROM_DEPTH else None
         for rule_id in rule_ids:
-            results[rule_id] = list(_each_checked(ruleset.without([rule_id]), applicable, scope, seed, timeout, rlimit, system, intact))
+            results[rule_id] = list(_each_checked(ruleset.without([rule_id]), applicable, scope, seed, timeout, system, intact))
     except KeyboardInterrupt as e:
         raise Interrupted(Removals(baseline, results)) from e
     return Removals(baseline, results)

@@ -16,7 +16,7 @@ from rich.console import Console
 
 from . import __version__, certify, progress
 from .batch import Unfinished, available_cores, check_rulesets, expected_cost, in_order
-from .check import DEFAULT_RLIMIT, CheckResult, Verdict
+from .check import CheckResult, Verdict
 from .lint import Status, lint
 from .config import SETTINGS, Project, find_project
 from .errors import CheckerBug, ExitCode, InputError, InputErrors, Interrupted, did_you_mean
@@ -429,7 +429,7 @@ def certify_command(certificate, ruleset, seed, timeout, project) -> int:
     every step keeps it, and it implies the property, at every depth within the certificate's scope."""
     found = certify.read_certificate(certificate)
     rules = _ruleset(project, ruleset).without(list(found.removed))
-    result = certify.verify(found, rules, seed, DEFAULT_RLIMIT, timeout)
+    result = certify.verify(found, rules, seed, timeout)
     if result.problem:
         out.print(f"{certificate}: not a proof: {result.problem}", markup=False)
         return ExitCode.VIOLATED

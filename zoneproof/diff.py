@@ -25,7 +25,7 @@ import z3
 
 from . import progress
 from .batch import Unfinished, in_order
-from .check import DEFAULT_RLIMIT, CheckResult, Verdict, check_properties
+from .check import CheckResult, Verdict, check_properties
 from .encode.system import TransitionSystem
 from .errors import Interrupted
 from .interpreter import IllegalAction, World, apply
@@ -35,7 +35,7 @@ from .replay import execute, state_difference
 from .ruleset import Rule, RuleSet
 from .scenario import name_the_refusal, scenario_from_trace
 from .proof import invariant, lemmas, unreachable
-from .search import INDUCTION_SPAN, Budget, violated_at
+from .search import INDUCTION_SPAN, Budget, units_for, violated_at
 from .simulate import RUN_LENGTH, RUNS, differing_runs
 from .solver import Answer, new_solver
 from .terms import And, Not
@@ -257,10 +257,10 @@ def _behaviour_differences(a: RuleSet, b: RuleSet, scope: Scope, seed: int, time
         _searched(product, solver, allowing, refusing, sides, [k for k in remaining if k not in alike], scope.depth, timeout, found, problems)
 
 
-# What one question of the product may cost, in Z3's resource units: more than the questions that
-# find a difference use, less than the default wall-clock guard (`--timeout`) lets an idle machine
-# spend, so that a question that needs more ends on this budget, the same on every run (docs/diff.md).
-PRODUCT_RLIMIT = 150_000_000
+# What one question of the product may cost, in Z3's resource units for each second of `--timeout`:
+# fewer than the other questions' (search.UNITS_PER_SECOND), as Z3 spends them more slowly on the
+# product; at the default timeout, more than the questions that find a difference use (docs/diff.md).
+PRODUCT_UNITS_PER_SECOND = 2_500_000
 
 
 def _searched(product: _Product, solver, allowing: str, refusing: str, sides: dict, remaining: list, steps: int, timeout: float,
@@ -269,7 +269,7 @@ def _searched(product: _Product, solver, allowing: str, refusing: str, sides: di
     allows and `refusing` does not; returns the kinds it shows none of (unknowns are problems)."""
     remaining = list(remaining)
     within = [z3.Not(x) for x in product.last[steps:]]
-    budget = Budget(PRODUCT_RLIMIT, seconds=timeout)
+    budget = Budget(int(timeout * PRODUCT_UNITS_PER_SECOND), seconds=timeout)
     while remaining:
         answer = budget.ask(solver, product.kinds(remaining) + within)
         if answer.answer is Answer.UNKNOWN:
@@ -305,7 +305,7 @@ def _alike_after_the_base(product: _Product, allowing: str, refusing: str, kinds
     no step from a state where the structural lemmas of both hold (`proof.invariant`, each side's
     own) is, and every state both reach from the start is one. Empty when an invariant or the
     question has no answer."""
-    budget = Budget(DEFAULT_RLIMIT, seconds=timeout)
+    budget = Budget(units_for(timeout), seconds=timeout)
     e, other = product.enc[allowing], product.enc[refusing]
     kept = [invariant(side, list(lemmas(side.ruleset)), seed, side.rule_values(), budget) for side in (e, other)]
     if None in kept:

@@ -18,7 +18,7 @@ from functools import partial
 import z3
 
 from . import progress
-from .check import DEFAULT_RLIMIT, CheckResult, Verdict, counterexample
+from .check import CheckResult, Verdict, counterexample
 from .encode.slicing import pregame_only, pregame_system, rules_deciding
 from .encode.system import TransitionSystem
 from .encode.variables import Codes
@@ -33,7 +33,7 @@ from .report import changes, describe_action
 from .ruleset import RuleSet
 from .proof import Proof, invariant, lemmas, proved_with, unreachable
 from .simulate import RUN_LENGTH, RUNS, found_witnesses, lifted_witness, pregame_witnesses
-from .search import INDUCTION_SPAN, Budget, Deepening, Goal, Outcome, first_step, violated_at
+from .search import INDUCTION_SPAN, Budget, Deepening, Goal, Outcome, first_step, units_for, violated_at
 from .solver import Answer, SolverResult, new_solver
 from .terms import And, Not, Xor
 from .trace import Trace, of_ruleset
@@ -143,10 +143,9 @@ class LintReport:
         return tuple(f.prop.id for f in self.properties if f.status is Status.VACUOUS)
 
 
-def lint(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int = 0, timeout: float = 60.0,
-         rlimit: int = DEFAULT_RLIMIT) -> LintReport:
-    """Every lint check of one rule set; each question may use `rlimit` of Z3's resource units and
-    `timeout` seconds.
+def lint(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int = 0, timeout: float = 60.0) -> LintReport:
+    """Every lint check of one rule set; each question may use `timeout` seconds and the resource
+    units of as many (`search.units_for`).
 
     After the start of a game, every other question is a goal of one deepening (`search.Deepening`)
     to the depth bound: each action and each trigger of a property taken or fired (a probe
@@ -157,7 +156,7 @@ def lint(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int = 0, t
     progress.working_on(ruleset.label, "lint")
     started = time.monotonic()
     scope = ruleset.scope_for(scope)
-    budget = Budget(rlimit, seconds=timeout)
+    budget = Budget(units_for(timeout), seconds=timeout)
     start = ConflictSearch()
     try:
         start = initial_conflict(ruleset, scope, seed, budget)

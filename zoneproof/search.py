@@ -10,7 +10,7 @@ bounded check of the first INDUCTION_SPAN + 1 states (the base case), that prove
 depth.
 
 Every question has a budget in Z3's resource units (`rlimit`: the same on a loaded machine and an
-idle one) and a wall-clock guard.
+idle one), its own or what its phase's earlier questions left, and a wall-clock guard.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from .encode.system import TransitionSystem
 from .errors import CheckerBug, Interrupted
 from .evaluate import evaluate
 from .properties import Property, PropertyKind
-from .solver import Answer, SolverResult, check, isolated, new_solver, restated
+from .solver import Answer, SolverResult, check, isolated, new_solver, resource_count, restated
 from .terms import Implies, Not, Or
 
 # The states (or steps) an induction hypothesis spans: a property assumed of INDUCTION_SPAN in a
@@ -37,6 +37,15 @@ from .terms import Implies, Not, Or
 INDUCTION_SPAN = 1
 # Z3's reasons for an answer it gave up on within its resource budget.
 OUT_OF_BUDGET = ("canceled", "max. resource limit exceeded", "resource limits reached")
+# Z3's resource units a budget gives for each second of `--timeout`: fewer than Z3 spends in a
+# second on these questions on a 2-core machine of 2026 (docs/speed.md), so that the units, the same
+# on a loaded machine and an idle one, run out before the wall-clock guard.
+UNITS_PER_SECOND = 5_000_000
+
+
+def units_for(seconds: float) -> int:
+    """The resource units of a budget of `seconds`."""
+    return int(seconds * UNITS_PER_SECOND)
 
 
 def first_step(prop: Property) -> int:
@@ -50,21 +59,42 @@ def violated_at(system: TransitionSystem, prop: Property, k: int) -> z3.BoolRef:
     return system.formula((prop, at), lambda: Not(evaluate(prop, SymbolicBackend(system, at), system.slots, system.players)))
 
 
+class Units:
+    """Resource units left to the questions of one phase, which spend them in turn."""
+
+    def __init__(self, left: int):
+        self.left = left
+
+
 @dataclass(frozen=True)
 class Budget:
-    """What each question may cost: Z3's resource units, and wall-clock seconds: until `deadline`,
-    and at most `seconds` for any one question."""
+    """What questions may cost: Z3's resource units, and wall-clock seconds as an outer guard:
+    until `deadline`, and at most `seconds` for any one question. The units are `rlimit` for each
+    question or, with `shared` (a `phase`), those its earlier questions left."""
 
     rlimit: int
     deadline: float = math.inf
     seconds: float = math.inf
+    shared: Units | None = None
+
+    @classmethod
+    def phase(cls, seconds: float) -> "Budget":
+        """`units_for(seconds)` for all the questions asked under it, within `seconds` from now."""
+        units = units_for(seconds)
+        return cls(units, time.monotonic() + seconds, shared=Units(units))
 
     def ask(self, solver: z3.Solver, assumptions: list) -> SolverResult:
         now = time.monotonic()
         seconds = min(self.deadline - now, self.seconds)
         if seconds <= 0:
             return SolverResult(Answer.UNKNOWN, reason="timeout")
-        answer = check(solver, assumptions, seconds * 1000, self.rlimit)
+        units = self.rlimit if self.shared is None else self.shared.left
+        if units <= 0:
+            return SolverResult(Answer.UNKNOWN, reason="budget")
+        before = resource_count(solver)
+        answer = check(solver, assumptions, seconds * 1000, units)
+        if self.shared is not None:
+            self.shared.left -= resource_count(solver) - before
         if answer.answer is Answer.UNKNOWN and answer.reason in OUT_OF_BUDGET and time.monotonic() - now < seconds:
             return SolverResult(Answer.UNKNOWN, reason="budget")
         return answer

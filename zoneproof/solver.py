@@ -132,6 +132,11 @@ def _interruptible(solver: z3.Solver, assumptions: list):
     return value
 
 
+def resource_count(solver: z3.Solver) -> int:
+    """The resource units Z3 has spent in the solver's context so far (`rlimit` counts from it)."""
+    return int(solver.statistics().get_key_value("rlimit count"))
+
+
 def check(solver: z3.Solver, assumptions: list, timeout_ms: int, rlimit: int = 0) -> SolverResult:
     """Check under assumptions with a budget: Z3's resource units (`rlimit`, 0 for no limit) and
     wall-clock milliseconds. `unknown` comes back as UNKNOWN with Z3's reason; a search that Ctrl-C

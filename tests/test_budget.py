@@ -1,0 +1,68 @@
+"""Budgets in Z3's resource units: a check's verdicts do not depend on how loaded the machine is.
+
+A phase of a check (its lemmas, an induction, a deepening) shares `search.units_for(--timeout)`
+units among its questions; the wall clock is only an outer guard.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import z3
+
+from zoneproof import search
+from zoneproof.check import Verdict, check_properties
+from zoneproof.model import Scope
+from zoneproof.properties import stock_properties
+from zoneproof.ruleset import load_ruleset
+from zoneproof.search import Budget, Units
+from zoneproof.solver import Answer, new_solver
+
+PROPS = {p.id: p for p in stock_properties()}
+
+
+def pigeons(ctx: z3.Context, n: int) -> z3.Solver:
+    """n + 1 pigeons in n holes: unsatisfiable, and dear for Z3 as n grows."""
+    solver = new_solver(ctx, 0)
+    holes = [[z3.Bool(f"p{i}h{j}", ctx) for j in range(n)] for i in range(n + 1)]
+    solver.add([z3.Or(row) for row in holes])
+    solver.add([z3.Not(z3.And(holes[a][j], holes[b][j])) for j in range(n) for a in range(n + 1) for b in range(a)])
+    return solver
+
+
+def test_the_questions_of_a_phase_share_its_units():
+    budget = Budget(10**9, seconds=600, shared=Units(10**9))
+    assert budget.ask(pigeons(z3.Context(), 5), []).answer is Answer.UNSAT
+    spent = 10**9 - budget.shared.left
+    assert spent > 0
+    assert budget.ask(pigeons(z3.Context(), 5), []).answer is Answer.UNSAT
+    assert 10**9 - budget.shared.left == 2 * spent  # the same question costs the same units again
+    short = Budget(10**9, seconds=600, shared=Units(spent // 2))
+    answer = short.ask(pigeons(z3.Context(), 5), [])
+    assert (answer.answer, answer.reason) == (Answer.UNKNOWN, "budget")
+    assert short.shared.left <= 0
+    assert short.ask(pigeons(z3.Context(), 1), []).reason == "budget"  # nothing left: not even an easy question
+
+
+def busy_cores(n: int) -> list[subprocess.Popen]:
+    return [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(n)]
+
+
+def test_a_check_that_runs_out_of_units_stops_at_the_same_depth_on_a_loaded_machine(monkeypatch):
+    """With few units a second, the deepening runs out of units before the violation at depth 5
+    (without 405.5, stack-lifo): the same verdict, depth and reason idle and with every core busy."""
+    monkeypatch.setattr(search, "UNITS_PER_SECOND", 300_000)
+    ruleset = load_ruleset("mtg-current").without(["405.5"])
+    run = lambda: [(r.verdict, r.depth, r.reason) for r in check_properties(ruleset, [PROPS["stack-lifo"]], Scope(), timeout=60)]  # noqa: E731
+    idle = run()
+    hogs = busy_cores(3)
+    try:
+        loaded = run()
+    finally:
+        for hog in hogs:
+            hog.kill()
+            hog.wait()
+    assert idle == loaded
+    [(verdict, depth, reason)] = idle
+    assert verdict is Verdict.UNKNOWN and reason.startswith("budget") and depth == 4
