@@ -131,8 +131,6 @@ class Verification:
 
 
 def verify(certificate: Certificate, ruleset: RuleSet, seed: int = 0, timeout: float = 600.0) -> Verification:
-    import time
-
     c = certificate
     for p in (*c.together, c.prop):
         if not wrap_safe(p, {lemma.id for lemma in c.lemmas}):

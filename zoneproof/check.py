@@ -109,8 +109,8 @@ def each_checked(ruleset: RuleSet, props: list[Property], scope: Scope, seed: in
 
     Each property is proved or checked to the depth bound as `_checked_on` says. Each violation
     found is asked again in a Z3 context of its own for its counterexample, which is then replayed
-    in the interpreter. Every question may use `rlimit` of
-    Z3's resource units, and `timeout` seconds. An interrupt raises Interrupted (the results not
+    in the interpreter. Each phase (the lemmas, an induction, a deepening) shares the resource
+    units of `timeout` seconds among its questions, within those seconds (`Budget.phase`). An interrupt raises Interrupted (the results not
     yet given are not known: they all come from the one search)."""
     try:
         yield from _each_checked(ruleset, props, ruleset.scope_for(scope), seed, timeout)
@@ -304,8 +304,8 @@ def expected_to_hold(ruleset: RuleSet, prop: Property) -> bool:
 @dataclass(frozen=True)
 class Removals:
     """What check_removals found: each property with every rule in force (`baseline`), and with
-    each rule removed (`removed`: the properties the baseline holds, in its order; the others fail
-    whatever rule is removed, so they are not checked). `baseline` is None when an interrupt came
+    each rule removed (`removed`: the properties the baseline holds, in its order; the others say
+    nothing about any rule, so they are not checked). `baseline` is None when an interrupt came
     before it was known."""
 
     baseline: tuple[CheckResult, ...] | None

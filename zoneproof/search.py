@@ -38,8 +38,8 @@ INDUCTION_SPAN = 1
 # Z3's reasons for an answer it gave up on within its resource budget.
 OUT_OF_BUDGET = ("canceled", "max. resource limit exceeded", "resource limits reached")
 # Z3's resource units a budget gives for each second of `--timeout`: fewer than Z3 spends in a
-# second on these questions on a 2-core machine of 2026 (docs/speed.md), so that the units, the same
-# on a loaded machine and an idle one, run out before the wall-clock guard.
+# second on these questions (docs/speed.md), so that the units, counted the same on a loaded machine
+# and an idle one, run out before the wall-clock guard.
 UNITS_PER_SECOND = 5_000_000
 
 
