@@ -67,7 +67,7 @@ def test_a_rule_removed_for_a_property_is_found_violated_never_proved():
 def test_new_object_is_proved_without_608_2b():
     """Without 608.2b a resolving spell marks its lost target wherever it is, so no lemma says that
     only objects in play carry an effect; a created token starts with no memory (no effect,
-    counters or status left in its slot), so new-object is still proved, not left to the bounded
+    counters, tapped status or attachment left in its slot), so new-object is still proved, not left to the bounded
     check (coverage's cell for 608.2b)."""
     ruleset = load_ruleset("mtg-current").without(["608.2b"])
     [result] = check_properties(ruleset, [PROPS["new-object"]], Scope(depth=5))

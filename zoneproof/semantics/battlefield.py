@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from ..model import MAX_COUNTERS, PLAYER_NAMES, SPELL_ONLY_TYPES, ActionKind, Behaviour, Zone
 from ..terms import And, Not, Or
-from .kernel import NO_MEMORY, encode_move, identity, move, require_open, source_allowed, source_ok, wiped_memory
+from .kernel import NO_MEMORY, encode_move, identity, move, require_open, source_allowed, source_ok
 from .registry import PlayerUse, Target, concrete, implements, symbolic
 from .step import ConcreteStep, Effect, SymbolicStep
 
@@ -65,7 +65,7 @@ def do_create_token(step: ConcreteStep) -> None:
     step.require(slot.is_token and slot.owner == p, f"{slot.name} is not a token slot of {PLAYER_NAMES[p]}")
     step.require(o.zone is Zone.NOWHERE and o.gen == 0, f"{slot.name} has already been created")
     require_open(step, Zone.BATTLEFIELD)
-    step.objects[c] = o.moved(zone=Zone.BATTLEFIELD, whose=p, controller=p, gen=1, **NO_MEMORY, effect=False)
+    step.objects[c] = o.moved(zone=Zone.BATTLEFIELD, whose=p, controller=p, gen=1, counters=0, tapped=False, attached=False, effect=False)
 
 
 @symbolic(K.CREATE_TOKEN)
@@ -76,8 +76,8 @@ def encode_create_token(step: SymbolicStep, c: int) -> Effect:
     owner = step.owner(c)
     guard = And(p == owner, s.zone[c] == step.Z[Zone.NOWHERE], s.gen[c] == 0)
     opens = Not(step.zone_closed(Zone.BATTLEFIELD))
-    new = {"zone": step.Z[Zone.BATTLEFIELD], "whose": owner, "controller": p, "gen": step.int(1), "counters": step.int(0), "effect": step.false}
-    return Effect(guard, opens, new | wiped_memory(step, c, step.true))
+    return Effect(guard, opens, {"zone": step.Z[Zone.BATTLEFIELD], "whose": owner, "controller": p, "gen": step.int(1),
+                                 "counters": step.int(0), "tapped": step.false, "attached": step.false, "effect": step.false})
 
 
 @concrete(K.PUT_ONTO_BATTLEFIELD, Target.CARD, PlayerUse.ALWAYS, moves_card=True, sources=ONTO_BATTLEFIELD_SOURCES)
