@@ -45,6 +45,13 @@ def test_the_questions_of_a_phase_share_its_units():
     assert short.ask(pigeons(z3.Context(), 1), []).reason == "budget"  # nothing left: not even an easy question
 
 
+def test_a_budget_past_what_z3_can_count_is_not_wrapped_round_to_a_small_one():
+    """Z3 reads its resource limit as an unsigned 32-bit number: `--timeout 1000` gives 5,000 million
+    units, which would otherwise wrap round to 705 million, and 2**32 + 10 to 10."""
+    answer = Budget(2**32 + 10, seconds=600).ask(pigeons(z3.Context(), 6), [])
+    assert answer.answer is Answer.UNSAT
+
+
 def busy_cores(n: int) -> list[subprocess.Popen]:
     return [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(n)]
 

@@ -132,6 +132,11 @@ def _interruptible(solver: z3.Solver, assumptions: list):
     return value
 
 
+# The largest resource limit Z3 takes: it reads `rlimit` as an unsigned 32-bit number, so a larger
+# one would wrap round to a small one.
+MAX_RLIMIT = 2**32 - 1
+
+
 def resource_count(solver: z3.Solver) -> int:
     """The resource units Z3 has spent in the solver's context so far (`rlimit` counts from it)."""
     return int(solver.statistics().get_key_value("rlimit count"))
@@ -142,7 +147,7 @@ def check(solver: z3.Solver, assumptions: list, timeout_ms: int, rlimit: int = 0
     wall-clock milliseconds. `unknown` comes back as UNKNOWN with Z3's reason; a search that Ctrl-C
     stopped raises KeyboardInterrupt, as Python code would."""
     solver.set("timeout", max(1, int(timeout_ms)))
-    solver.set("rlimit", int(rlimit))
+    solver.set("rlimit", min(int(rlimit), MAX_RLIMIT))
     answer = _interruptible(solver, assumptions)
     if answer == z3.sat:
         return SolverResult(Answer.SAT, model=solver.model())
