@@ -59,19 +59,20 @@ def coverage(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int = 
     tasks = [partial(check_removals, ruleset, chunk, props, scope, seed=seed, timeout=timeout) for chunk in chunks]
     results = in_order(tasks, jobs, listener, scheduler)
     parts_found: list[Removals] = []
+    stop: Interrupted | None = None
     try:
         for part in results:
             parts_found.append(part)
     except Interrupted as e:
-        for _, part in sorted(e.known.items()):
-            parts_found.append(part.known if isinstance(part, Unfinished) else part)
-        baseline = next((p.baseline for p in parts_found if p.baseline is not None), None)
-        if baseline is None:
-            raise Interrupted(None) from e
-        removals = {rule: found for p in parts_found for rule, found in p.removed.items()}
-        raise Interrupted(_matrix(ruleset, scope, baseline, removals, finished=False)) from e
+        stop = e
+        parts_found += [part.known if isinstance(part, Unfinished) else part for _, part in sorted(e.known.items())]
+    baseline = next((p.baseline for p in parts_found if p.baseline is not None), None)
     removals = {rule: found for p in parts_found for rule, found in p.removed.items()}
-    return _matrix(ruleset, scope, parts_found[0].baseline, removals)
+    if stop is None:
+        return _matrix(ruleset, scope, baseline, removals)
+    if baseline is None:
+        raise Interrupted(None) from stop
+    raise Interrupted(_matrix(ruleset, scope, baseline, removals, finished=False)) from stop
 
 
 def _matrix(ruleset: RuleSet, scope: Scope, baseline: list[CheckResult], removals: dict[str, list[CheckResult]], finished: bool = True) -> Coverage:
