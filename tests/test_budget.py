@@ -1,6 +1,6 @@
 """Budgets in Z3's resource units: a check's verdicts do not depend on how loaded the machine is.
 
-A phase of a check (its lemmas, an induction, a deepening) shares `search.units_for(--timeout)`
+A phase of a check (its lemmas, an induction, a deepening) shares `solver.units_for(--timeout)`
 units among its questions; the wall clock is only an outer guard.
 """
 
@@ -11,7 +11,7 @@ import sys
 
 import z3
 
-from zoneproof import search
+from zoneproof import solver as solver_module
 from zoneproof.check import Verdict, check_properties
 from zoneproof.model import Scope
 from zoneproof.properties import stock_properties
@@ -59,7 +59,7 @@ def busy_cores(n: int) -> list[subprocess.Popen]:
 def test_a_check_that_runs_out_of_units_stops_at_the_same_depth_on_a_loaded_machine(monkeypatch):
     """With few units a second, the deepening runs out of units before the violation at depth 5
     (without 405.5, stack-lifo): the same verdict, depth and reason idle and with every core busy."""
-    monkeypatch.setattr(search, "UNITS_PER_SECOND", 300_000)
+    monkeypatch.setattr(solver_module, "UNITS_PER_SECOND", 300_000)
     ruleset = load_ruleset("mtg-current").without(["405.5"])
     run = lambda: [(r.verdict, r.depth, r.reason) for r in check_properties(ruleset, [PROPS["stack-lifo"]], Scope(), timeout=60)]  # noqa: E731
     idle = run()

@@ -128,7 +128,7 @@ def seed_option(command):
 def timeout_option(what: str):
     return click.option("--timeout", default=60.0, show_default=True, callback=_positive_seconds,
                         help=f"Seconds allowed per {what} (more than 0, at most 1000000), and Z3's resource units in proportion"
-                             " (search.UNITS_PER_SECOND a second), which run out first and the same on a loaded machine.")
+                             " (solver.UNITS_PER_SECOND a second), which run out first and the same on a loaded machine.")
 
 
 def jobs_option(tasks: str):

@@ -35,9 +35,9 @@ from .replay import execute, state_difference
 from .ruleset import Rule, RuleSet
 from .scenario import name_the_refusal, scenario_from_trace
 from .proof import invariant, lemmas, unreachable
-from .search import INDUCTION_SPAN, Budget, units_for, violated_at
+from .search import INDUCTION_SPAN, Budget, violated_at
 from .simulate import RUN_LENGTH, RUNS, differing_runs
-from .solver import Answer, new_solver
+from .solver import Answer, new_solver, units_for
 from .terms import And, Not
 from .trace import Trace, of_ruleset
 
@@ -258,7 +258,7 @@ def _behaviour_differences(a: RuleSet, b: RuleSet, scope: Scope, seed: int, time
 
 
 # What one question of the product may cost, in Z3's resource units for each second of `--timeout`:
-# fewer than the other questions' (search.UNITS_PER_SECOND), as Z3 spends them more slowly on the
+# fewer than the other questions' (solver.UNITS_PER_SECOND), as Z3 spends them more slowly on the
 # product; at the default timeout, more than the questions that find a difference use (docs/diff.md).
 PRODUCT_UNITS_PER_SECOND = 2_500_000
 

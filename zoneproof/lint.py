@@ -33,8 +33,8 @@ from .report import changes, describe_action
 from .ruleset import RuleSet
 from .proof import Proof, invariant, lemmas, proved_with, unreachable
 from .simulate import RUN_LENGTH, RUNS, found_witnesses, lifted_witness, pregame_witnesses
-from .search import INDUCTION_SPAN, Budget, Deepening, Goal, Outcome, first_step, units_for, violated_at
-from .solver import Answer, SolverResult, new_solver
+from .search import INDUCTION_SPAN, Budget, Deepening, Goal, Outcome, first_step, violated_at
+from .solver import Answer, SolverResult, new_solver, units_for
 from .terms import And, Not, Xor
 from .trace import Trace, of_ruleset
 
@@ -145,7 +145,7 @@ class LintReport:
 
 def lint(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int = 0, timeout: float = 60.0) -> LintReport:
     """Every lint check of one rule set; each question may use `timeout` seconds and the resource
-    units of as many (`search.units_for`).
+    units of as many (`solver.units_for`).
 
     After the start of a game, every other question is a goal of one deepening (`search.Deepening`)
     to the depth bound: each action and each trigger of a property taken or fired (a probe
@@ -365,7 +365,7 @@ class _Sweep:
         changing a step (a goal on step k's free action and next state) or a player's view, and an
         event with no legal outcome."""
         e, depth = self.system, self.scope.depth
-        goals: dict = {q: Goal(first_step(q), depth, partial(self.deepening.violated_at, q), "probes") for q in probes}
+        goals: dict = {q: Goal(first_step(q), depth, partial(violated_at, self.deepening.system, q), "probes") for q in probes}
         for rule in self.ruleset.in_force:
             if rule.behaviour is Behaviour.DOCUMENTED:
                 continue

@@ -29,7 +29,7 @@ from .encode.system import TransitionSystem
 from .errors import CheckerBug, Interrupted
 from .evaluate import evaluate
 from .properties import Property, PropertyKind
-from .solver import Answer, SolverResult, check, isolated, new_solver, resource_count, restated
+from .solver import Answer, SolverResult, check, isolated, new_solver, resource_count, restated, units_for
 from .terms import Implies, Not, Or
 
 # The states (or steps) an induction hypothesis spans: a property assumed of INDUCTION_SPAN in a
@@ -37,17 +37,6 @@ from .terms import Implies, Not, Or
 INDUCTION_SPAN = 1
 # Z3's reasons for an answer it gave up on within its resource budget.
 OUT_OF_BUDGET = ("canceled", "max. resource limit exceeded", "resource limits reached")
-# Z3's resource units a budget gives for each second of `--timeout`: fewer than Z3 spends in a
-# second on these questions (docs/speed.md), so that the units, counted the same on a loaded machine
-# and an idle one, run out before the wall-clock guard.
-UNITS_PER_SECOND = 5_000_000
-
-
-def units_for(seconds: float) -> int:
-    """The resource units of a budget of `seconds`."""
-    return int(seconds * UNITS_PER_SECOND)
-
-
 def first_step(prop: Property) -> int:
     """The first state (always) or step (step properties) a property speaks of."""
     return 0 if prop.kind is PropertyKind.ALWAYS else 1
@@ -91,7 +80,7 @@ class Budget:
         units = self.rlimit if self.shared is None else self.shared.left
         if units <= 0:
             return SolverResult(Answer.UNKNOWN, reason="budget")
-        before = resource_count(solver)
+        before = resource_count(solver) if self.shared is not None else 0
         answer = check(solver, assumptions, seconds * 1000, units)
         if self.shared is not None:
             self.shared.left -= resource_count(solver) - before
@@ -148,9 +137,6 @@ class Deepening:
         self._questions = 0
         self._named: dict = {}
 
-    def violated_at(self, prop: Property, k: int) -> z3.BoolRef:
-        return violated_at(self.system, prop, k)
-
     def goal_at(self, key: Hashable, goal: Goal, k: int) -> z3.BoolRef:
         """`goal.at(k)`; for the incremental solver, a literal it holds equal to it once, so that
         asking again for fewer of a group's goals adds only their disjunction."""
@@ -186,7 +172,7 @@ class Deepening:
                          assumptions: tuple = ()) -> dict[Property, Outcome]:
         """For each property, the least depth from `start` up to its bound at which it fails, or
         that it does not fail up to its bound (`earliest`)."""
-        goals = {p: Goal(first_step(p), bound, partial(self.violated_at, p)) for p, bound in bounds.items()}
+        goals = {p: Goal(first_step(p), bound, partial(violated_at, self.system, p)) for p, bound in bounds.items()}
         return self.earliest(goals, budget, start, assumptions)
 
     def earliest(self, goals: dict[Hashable, Goal], budget: Budget, start: int = 0,

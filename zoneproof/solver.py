@@ -132,6 +132,17 @@ def _interruptible(solver: z3.Solver, assumptions: list):
     return value
 
 
+# Z3's resource units a budget gives for each second of `--timeout`: fewer than Z3 spends in a
+# second on these questions (docs/speed.md), so that the units, counted the same on a loaded machine
+# and an idle one, run out before the wall-clock guard.
+UNITS_PER_SECOND = 5_000_000
+
+
+def units_for(seconds: float) -> int:
+    """The resource units of a budget of `seconds`."""
+    return int(seconds * UNITS_PER_SECOND)
+
+
 # The largest resource limit Z3 takes: it reads `rlimit` as an unsigned 32-bit number, so a larger
 # one would wrap round to a small one.
 MAX_RLIMIT = 2**32 - 1

@@ -20,7 +20,7 @@ import z3
 
 from ..model import PREGAME_ACTIONS, ActionKind
 from ..properties import Property, PropertyKind
-from ..solver import Answer, check, new_solver
+from ..solver import Answer, check, new_solver, units_for
 from ..terms import Not
 from .backend import SymbolicBackend
 from .system import GUARD, Slice, TransitionSystem
@@ -149,7 +149,7 @@ def _standstill_violates(system: TransitionSystem, props: list[Property], kind: 
     violated = [Not(evaluate(p, SymbolicBackend(system, 1), system.slots, system.players)) for p in props if p.kind is PropertyKind.STEP]
     solver = new_solver(system.ctx, 0)
     solver.add(system.rule_values() + same + [a.kind == system.codes.kind[kind], system.codes.any_of(violated)])
-    return check(solver, [], 10_000).answer is not Answer.UNSAT
+    return check(solver, [], 10_000, units_for(10)).answer is not Answer.UNSAT
 
 
 def pregame_only(ruleset, prop: Property) -> bool:
