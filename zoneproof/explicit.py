@@ -20,7 +20,7 @@ load; the result says which levels were explored completely.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from itertools import chain, combinations, permutations, product
@@ -206,19 +206,67 @@ def candidate_forms(world: World, state: GameState, space: tuple[Candidate, ...]
     the cards it may list."""
     zones = [o.zone for o in state.objects]
     for candidate in space:
-        action = candidate.action
-        if candidate.sources is not None and zones[action.card] not in candidate.sources:
-            continue
-        if state.started and candidate.pregame:
-            continue
-        if candidate.lists_cards:
-            for cards in _subsets(listable_cards(world, state, action)):
-                yield candidate, replace(action, cards=cards)
-        else:
-            yield candidate, action
-        if candidate.takes_targets:
-            for t in targetable(zones, action.card):
-                yield candidate, replace(action, targets=(t,))
+        if _worth_trying(candidate, zones, state.started):
+            yield from _forms_of(world, state, zones, candidate)
+
+
+def _worth_trying(candidate: Candidate, zones: list[Zone], started: bool) -> bool:
+    action = candidate.action
+    return (candidate.sources is None or zones[action.card] in candidate.sources) and not (started and candidate.pregame)
+
+
+def _forms_of(world: World, state: GameState, zones: list[Zone], candidate: Candidate) -> Iterator[tuple[Candidate, Action]]:
+    action = candidate.action
+    if candidate.lists_cards:
+        for cards in _subsets(listable_cards(world, state, action)):
+            yield candidate, replace(action, cards=cards)
+    else:
+        yield candidate, action
+    if candidate.takes_targets:
+        for t in targetable(zones, action.card):
+            yield candidate, replace(action, targets=(t,))
+
+
+def grouped_by_kind(space: tuple[Candidate, ...]) -> dict[ActionKind, tuple[Candidate, ...]]:
+    """The candidates of the space by action kind, in its order."""
+    grouped: dict[ActionKind, list[Candidate]] = {}
+    for candidate in space:
+        grouped.setdefault(candidate.action.kind, []).append(candidate)
+    return {kind: tuple(candidates) for kind, candidates in grouped.items()}
+
+
+class FormsByKind(Mapping):
+    """candidate_forms of a state by action kind, the kinds in the space's order: each kind that
+    has one, and its forms, listed when first read (a random run reads one kind or a few)."""
+
+    def __init__(self, world: World, state: GameState, grouped: dict[ActionKind, tuple[Candidate, ...]]):
+        self._world, self._state = world, state
+        self._zones = [o.zone for o in state.objects]
+        self._worth = {}
+        for kind, candidates in grouped.items():
+            worth = [c for c in candidates if _worth_trying(c, self._zones, state.started)]
+            if worth:
+                self._worth[kind] = worth
+        self._forms: dict[ActionKind, list[tuple[Candidate, Action]]] = {}
+
+    def __getitem__(self, kind: ActionKind) -> list[tuple[Candidate, Action]]:
+        found = self._forms.get(kind)
+        if found is None:
+            found = self._forms[kind] = [form for c in self._worth[kind] for form in _forms_of(self._world, self._state, self._zones, c)]
+        return found
+
+    def __iter__(self) -> Iterator[ActionKind]:
+        return iter(self._worth)
+
+    def __len__(self) -> int:
+        return len(self._worth)
+
+    def __contains__(self, kind: object) -> bool:
+        return kind in self._worth
+
+    def first(self, kind: ActionKind) -> Candidate:
+        """The kind's first candidate worth trying (that of its first form)."""
+        return self._worth[kind][0]
 
 
 def positioned(world: World, candidate: Candidate, action: Action, places: Callable | None = None) -> Sequence[Action]:
@@ -356,6 +404,7 @@ class StateSpace:
         types = self._starting_types()
         self.start = None if types is None else Node(self.start_state, types)
         self.space = action_space(self.world(0 if types is None else types))
+        self.by_kind = grouped_by_kind(self.space)
 
     def world(self, types: int) -> World:
         """The world of the open types (the interpreter's view: StrictTypes), kept for the types

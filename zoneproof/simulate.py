@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from functools import partial
 
 from .evaluate import compile_lazily
-from .explicit import SINGLE, TYPES, StateSpace, as_listed, candidate_forms, outcomes, positioned, types_of
+from .explicit import SINGLE, TYPES, FormsByKind, StateSpace, as_listed, candidate_forms, outcomes, positioned, types_of
 from .interpreter import IllegalAction, World, apply, outcome_or_refusal
 from .semantics.step import OrderMissing
 from .model import Action, ActionKind, CardType, GameState, Scope, Step
@@ -81,7 +81,7 @@ def found_witnesses(ruleset: RuleSet, scope: Scope, props: list[Property], rules
         return worlds_without[key]
 
 
-    def state_goals(world: World, steps: list[Step], by_kind: dict) -> int:
+    def state_goals(world: World, steps: list[Step], by_kind: FormsByKind) -> int:
         """Witnesses found in the run's last state: the step properties a step of a kind violates."""
         k, new = len(steps), 0
         state = steps[-1].state if steps else space.start_state
@@ -173,7 +173,7 @@ def differing_runs(allowing: RuleSet, refusing: RuleSet, scope: Scope, kinds: li
     def differs(other: World, state: GameState, step: Step) -> bool:
         return outcome_or_refusal(other, state, step.action) != step.state
 
-    def on_state(world: World, other: World, steps: list[Step], by_kind: dict) -> None:
+    def on_state(world: World, other: World, steps: list[Step], by_kind: FormsByKind) -> None:
         state = steps[-1].state if steps else space.start_state
         for kind in [k for k in kinds if k in by_kind and k not in found]:
             step = _step_of(world, state, rng.sample(by_kind[kind], min(TRIED_FORMS, len(by_kind[kind]))), rng)
@@ -269,14 +269,12 @@ def _walk(space: StateSpace, world: World, rng: random.Random, length: int, preg
     steps: list[Step] = []
     while True:
         state = steps[-1].state if steps else space.start_state
-        by_kind: dict = {}
-        for candidate, action in candidate_forms(world, state, space.space):
-            by_kind.setdefault(action.kind, []).append((candidate, action))
+        by_kind = FormsByKind(world, state, space.by_kind)
         on_state(steps, by_kind)
-        chosen = {kind: forms for kind, forms in by_kind.items() if kind not in left_out} or by_kind
+        chosen = [kind for kind in by_kind if kind not in left_out] or list(by_kind)
         if pregame_first and not state.started:
-            chosen = {kind: forms for kind, forms in chosen.items() if forms[0][0].pregame} or chosen
-        taken = _random_step(world, state, chosen, rng) if len(steps) < length else None
+            chosen = [kind for kind in chosen if by_kind.first(kind).pregame] or chosen
+        taken = _random_step(world, state, by_kind, chosen, rng) if len(steps) < length else None
         if taken is None:
             return
         steps.append(taken)
@@ -303,11 +301,13 @@ def _relaxed_run(space: StateSpace, world: World, relaxed: World, rng: random.Ra
     return found or None
 
 
-def _random_step(world: World, state: GameState, by_kind: dict, rng: random.Random) -> Step | None:
-    """A legal step: a kind drawn at random among those with a candidate, then one of its steps."""
-    kinds = dict(by_kind)
+def _random_step(world: World, state: GameState, by_kind: FormsByKind, kinds: list[ActionKind], rng: random.Random) -> Step | None:
+    """A legal step: a kind drawn at random among `kinds`, then one of its steps."""
+    kinds = list(kinds)
     while kinds:
-        taken = _step_of(world, state, list(kinds.pop(rng.choice(list(kinds)))), rng)
+        kind = rng.choice(kinds)
+        kinds.remove(kind)
+        taken = _step_of(world, state, by_kind[kind], rng)
         if taken is not None:
             return taken
     return None
