@@ -17,6 +17,7 @@ from .encode.system import TransitionSystem
 from .encode.variables import Codes
 from .errors import CheckerBug, Interrupted
 from .evaluate import int_reach
+from .explicit import Verdict as ExplicitVerdict, check_explicitly
 from .interpreter import World
 from .model import Scope, slots_for
 from .properties import Property
@@ -129,17 +130,23 @@ def _int_reach(props: list[Property], scope: Scope) -> int:
 
 
 def _each_checked(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int, timeout: float,
-                  system: TransitionSystem | None = None, intact: "Intact | None" = None) -> Iterator[CheckResult]:
-    """`system`: the transition system of the file `ruleset` has removed rules from (coverage). A
+                  system: TransitionSystem | None = None, intact: "Intact | None" = None, explicit_first: bool = True) -> Iterator[CheckResult]:
+    """`system`: the transition system of the file `ruleset` has removed rules from (coverage), which
+    goes without the explicit first stage (`explicit_first`, `_first_stage`). A
     property that only a pregame action can violate (`slicing.pregame_only`) is checked, and
     proved, on the runs of the pregame's actions alone, with the pregame's lemmas too
     (`proof.lemmas`)."""
     started = time.monotonic()
     progress.working_on(ruleset.label, f"{len(props)} properties")
     budget = lambda: Budget.phase(timeout)  # noqa: E731
-    system = system or _system(ruleset, props, scope)
-    in_pregame = [p for p in props if pregame_only(ruleset, p)]
-    groups = [(system, [p for p in props if p not in in_pregame], False)]
+    early = _first_stage(ruleset, props, scope, seed) if explicit_first else {}
+    rest = [p for p in props if p not in early]
+    if not rest:
+        yield from (early[p] for p in props)
+        return
+    system = system or _system(ruleset, rest, scope)
+    in_pregame = [p for p in rest if pregame_only(ruleset, p)]
+    groups = [(system, [p for p in rest if p not in in_pregame], False)]
     if in_pregame:
         groups.append((pregame_system(ruleset, scope, system.int_reach), in_pregame, True))
     outcomes: dict = {}
@@ -153,16 +160,48 @@ def _each_checked(ruleset: RuleSet, props: list[Property], scope: Scope, seed: i
             owner |= dict.fromkeys(chosen, own)
     except CheckerBug as bug:
         for prop in props:
-            yield CheckResult(ruleset, prop, Verdict.ERROR, scope.depth, time.monotonic() - started, reason=str(bug))
+            yield early.get(prop) or CheckResult(ruleset, prop, Verdict.ERROR, scope.depth, time.monotonic() - started, reason=str(bug))
         return
     except Interrupted as stop:
         found, proved = stop.known
         known, proved = outcomes | found, proofs | proved
-        raise Interrupted(tuple(_interrupted(ruleset, prop, scope, known, time.monotonic() - started, proved.get(prop))
+        raise Interrupted(tuple(early.get(prop) or _interrupted(ruleset, prop, scope, known, time.monotonic() - started, proved.get(prop))
                                 for prop in props)) from stop
     for prop in props:
+        if prop in early:
+            yield early[prop]
+            continue
         own = owner[prop]
         yield _result(own, ruleset, prop, scope, seed, own.rule_values(ruleset), outcomes[prop], proofs.get(prop), time.monotonic() - started, budget)
+
+
+# The states the explicit search keeps, at most, in a check's first stage (`_first_stage`): about
+# the first two levels of a built-in rule set at the default scope, a fraction of a second.
+FIRST_STAGE_STATES = 500
+
+
+def _first_stage(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int) -> dict[Property, CheckResult]:
+    """The properties the rule set file has no expectation of (as when rules were removed: a
+    violation is likely, and most are shallow), violated within the first FIRST_STAGE_STATES states of a breadth-first
+    search over the interpreter (`explicit.check_explicitly`): each with a shortest counterexample,
+    already replayed (ERROR where it does not replay). The search goes through each level in an
+    order that does not depend on the properties searched for, so a property's counterexample is
+    the one it gets when checked alone. Z3 checks the others. Coverage does without it: the base
+    case its removals ask first (`_base_case_first`) finds their shallow violations for less."""
+    tried = [p for p in props if ruleset.expected(p.id) is None]
+    if not tried:
+        return {}
+    exploration = check_explicitly(ruleset, tried, scope, FIRST_STAGE_STATES, seed, directed=False)
+    found = {}
+    for result in exploration.results:
+        if result.verdict is ExplicitVerdict.VIOLATED:
+            world = World.of(ruleset, result.trace.slots, result.trace.card_types, scope)
+            shown = tuple(witnesses(world, result.prop, result.trace.initial, result.trace.steps, result.depth))
+            found[result.prop] = CheckResult(ruleset, result.prop, Verdict.VIOLATED, result.depth, exploration.seconds, result.trace,
+                                             witnesses=shown)
+        elif result.verdict is ExplicitVerdict.ERROR:
+            found[result.prop] = CheckResult(ruleset, result.prop, Verdict.ERROR, result.depth, exploration.seconds, reason=result.reason)
+    return found
 
 
 def _checked_on(system: TransitionSystem, ruleset: RuleSet, props: list[Property], scope: Scope, seed: int, budget,
@@ -322,11 +361,11 @@ def check_removals(ruleset: RuleSet, rule_ids: list[str], props: list[Property],
     baseline: tuple[CheckResult, ...] | None = None
     results: dict[str, list[CheckResult]] = {}
     try:
-        baseline = tuple(_each_checked(ruleset, props, scope, seed, timeout, system))
+        baseline = tuple(_each_checked(ruleset, props, scope, seed, timeout, system, explicit_first=False))
         applicable = [r.prop for r in baseline if r.verdict.holds]
         intact = Intact.of(ruleset, applicable, scope, system, seed, Budget.phase(timeout)) if scope.depth >= INDUCTION_FROM_DEPTH else None
         for rule_id in rule_ids:
-            results[rule_id] = list(_each_checked(ruleset.without([rule_id]), applicable, scope, seed, timeout, system, intact))
+            results[rule_id] = list(_each_checked(ruleset.without([rule_id]), applicable, scope, seed, timeout, system, intact, False))
     except KeyboardInterrupt as e:
         raise Interrupted(Removals(baseline, results)) from e
     return Removals(baseline, results)

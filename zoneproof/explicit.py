@@ -589,7 +589,7 @@ def _open_slot(goal: Goal, view: OpenTypes) -> int:
     return view.open_reads[0]
 
 
-def search(space: StateSpace, goals: list[Goal], depth: int, max_states: int) -> SearchResult:
+def search(space: StateSpace, goals: list[Goal], depth: int, max_states: int, directed: bool = True) -> SearchResult:
     """Breadth-first from the start of a game to `depth` steps, until every goal is reached or
     `max_states` states are kept. A state is kept unless one kept before has the same game state
     and at least its open types (so it adds no deck)."""
@@ -627,11 +627,11 @@ def search(space: StateSpace, goals: list[Goal], depth: int, max_states: int) ->
         # level holds, only how soon a violation in it is found: first the nodes from which some
         # step goal may be reached, and the action kinds that may reach one.
         prepared_for = {id(node): preparations(node) for node in frontier} if on_step else {}
-        if prepared_for:
+        if prepared_for and directed:
             frontier = sorted(frontier, key=lambda n: all(p is UNREACHABLE for p in prepared_for[id(n)].values()))
         for node in frontier:
             prepared = prepared_for.get(id(node), {})
-            first = frozenset().union(*(g.kinds or () for g in on_step if g.name not in hits))
+            first = frozenset().union(*(g.kinds or () for g in on_step if g.name not in hits)) if directed else frozenset()
             for step in space.successors(node, first):
                 judge = None
                 for goal in on_step:
@@ -728,14 +728,15 @@ def _negated(value: object) -> object:
 MAX_STATES = 300_000
 
 
-def check_explicitly(ruleset: RuleSet, props: list[Property], scope: Scope, max_states: int = MAX_STATES, seed: int = 0) -> Exploration:
+def check_explicitly(ruleset: RuleSet, props: list[Property], scope: Scope, max_states: int = MAX_STATES, seed: int = 0,
+                     directed: bool = True) -> Exploration:
     """Check each property to scope.depth by explicit search, keeping at most `max_states` states.
     A violation comes with a shortest counterexample as a Trace, in the form zoneproof check
     writes (its card types chosen within the open ones; `seed` is recorded in it, as check does),
     replayed in the interpreter."""
     started = time.monotonic()
     space = StateSpace(ruleset, scope)
-    result = search(space, [property_goal(p, space) for p in props], space.scope.depth, max_states)
+    result = search(space, [property_goal(p, space) for p in props], space.scope.depth, max_states, directed)
     verdicts = []
     for prop in props:
         hit = result.hits.get(prop.id)
