@@ -17,7 +17,7 @@ from .encode.system import TransitionSystem
 from .encode.variables import Codes
 from .errors import CheckerBug, Interrupted
 from .evaluate import int_reach
-from .explicit import Verdict as ExplicitVerdict, check_explicitly
+from .explicit import Finding, ReplayMismatch, StateSpace, first_stage
 from .interpreter import World
 from .model import Scope, slots_for
 from .properties import Property
@@ -182,25 +182,29 @@ FIRST_STAGE_STATES = 500
 
 def _first_stage(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int) -> dict[Property, CheckResult]:
     """The properties the rule set file has no expectation of (as when rules were removed: a
-    violation is likely, and most are shallow), violated within the first FIRST_STAGE_STATES states of a breadth-first
-    search over the interpreter (`explicit.check_explicitly`): each with a shortest counterexample,
-    already replayed (ERROR where it does not replay). The search goes through each level in an
-    order that does not depend on the properties searched for, so a property's counterexample is
-    the one it gets when checked alone. Z3 checks the others. Coverage does without it: the base
-    case its removals ask first (`_base_case_first`) finds their shallow violations for less."""
+    violation is likely, and most are shallow), violated within the first FIRST_STAGE_STATES
+    states of a breadth-first search over the interpreter (`explicit.check_explicitly`): each with
+    a shortest counterexample, already replayed (ERROR where it does not replay). Each property has
+    a search of its own, which takes first the states and actions that can violate it: its
+    counterexample is the one it gets when checked alone. The searches share the steps worked out
+    from each state (`StateSpace.keep_expansions`). Z3 checks the others. Coverage does without it:
+    the base case its removals ask first (`_base_case_first`) finds their shallow violations for less."""
     tried = [p for p in props if ruleset.expected(p.id) is None]
     if not tried:
         return {}
-    exploration = check_explicitly(ruleset, tried, scope, FIRST_STAGE_STATES, seed, directed=False)
+    space = StateSpace(ruleset, scope)
+    space.keep_expansions = {}
     found = {}
-    for result in exploration.results:
-        if result.verdict is ExplicitVerdict.VIOLATED:
-            world = World.of(ruleset, result.trace.slots, result.trace.card_types, scope)
-            shown = tuple(witnesses(world, result.prop, result.trace.initial, result.trace.steps, result.depth))
-            found[result.prop] = CheckResult(ruleset, result.prop, Verdict.VIOLATED, result.depth, exploration.seconds, result.trace,
-                                             witnesses=shown)
-        elif result.verdict is ExplicitVerdict.ERROR:
-            found[result.prop] = CheckResult(ruleset, result.prop, Verdict.ERROR, result.depth, exploration.seconds, reason=result.reason)
+    for prop in tried:
+        started = time.monotonic()
+        try:
+            [stage] = first_stage(ruleset, scope, [prop], scope.depth, FIRST_STAGE_STATES, space)
+        except ReplayMismatch as mismatch:
+            found[prop] = CheckResult(ruleset, prop, Verdict.ERROR, scope.depth, time.monotonic() - started, reason=str(mismatch))
+            continue
+        if stage.finding is Finding.VIOLATED:
+            shown = tuple(witnesses(stage.world, prop, stage.initial, stage.trace.steps, stage.depth))
+            found[prop] = CheckResult(ruleset, prop, Verdict.VIOLATED, stage.depth, time.monotonic() - started, stage.trace, witnesses=shown)
     return found
 
 

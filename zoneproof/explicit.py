@@ -405,6 +405,7 @@ class StateSpace:
         self.start = None if types is None else Node(self.start_state, types)
         self.space = action_space(self.world(0 if types is None else types))
         self.by_kind = grouped_by_kind(self.space)
+        self.keep_expansions: dict[tuple[GameState, int], tuple] | None = None  # see successors
 
     def world(self, types: int) -> World:
         """The world of the open types (the interpreter's view: StrictTypes), kept for the types
@@ -443,7 +444,20 @@ class StateSpace:
     def successors(self, node: Node, first: frozenset[ActionKind] = frozenset()) -> Iterator[Transition]:
         """Every step from the node: each candidate tried with the node's types, and where the
         interpreter reads an open type, with each type (the types with the same steps together);
-        the kinds in `first` before the others."""
+        the kinds in `first` before the others. With `keep_expansions` set, a node's steps are
+        worked out once for its state and types, and given again to every later search."""
+        if self.keep_expansions is None:
+            yield from self._expanded(node, first)
+            return
+        key = (node.state, node.types)
+        steps = self.keep_expansions.get(key)
+        if steps is None:
+            steps = self.keep_expansions[key] = tuple((t.action, t.rules, t.state, t.types) for t in self._expanded(node))
+        ordered = sorted(steps, key=lambda step: step[0].kind not in first) if first else steps
+        for action, rules, state, types in ordered:
+            yield Transition(node, action, rules, state, types)
+
+    def _expanded(self, node: Node, first: frozenset[ActionKind] = frozenset()) -> Iterator[Transition]:
         state = node.state
         space = self.space if not first else self._first(first)
         for candidate, action in candidate_forms(self.world(node.types), state, space):
@@ -589,7 +603,7 @@ def _open_slot(goal: Goal, view: OpenTypes) -> int:
     return view.open_reads[0]
 
 
-def search(space: StateSpace, goals: list[Goal], depth: int, max_states: int, directed: bool = True) -> SearchResult:
+def search(space: StateSpace, goals: list[Goal], depth: int, max_states: int) -> SearchResult:
     """Breadth-first from the start of a game to `depth` steps, until every goal is reached or
     `max_states` states are kept. A state is kept unless one kept before has the same game state
     and at least its open types (so it adds no deck)."""
@@ -627,11 +641,11 @@ def search(space: StateSpace, goals: list[Goal], depth: int, max_states: int, di
         # level holds, only how soon a violation in it is found: first the nodes from which some
         # step goal may be reached, and the action kinds that may reach one.
         prepared_for = {id(node): preparations(node) for node in frontier} if on_step else {}
-        if prepared_for and directed:
+        if prepared_for:
             frontier = sorted(frontier, key=lambda n: all(p is UNREACHABLE for p in prepared_for[id(n)].values()))
         for node in frontier:
             prepared = prepared_for.get(id(node), {})
-            first = frozenset().union(*(g.kinds or () for g in on_step if g.name not in hits)) if directed else frozenset()
+            first = frozenset().union(*(g.kinds or () for g in on_step if g.name not in hits))
             for step in space.successors(node, first):
                 judge = None
                 for goal in on_step:
@@ -729,14 +743,14 @@ MAX_STATES = 300_000
 
 
 def check_explicitly(ruleset: RuleSet, props: list[Property], scope: Scope, max_states: int = MAX_STATES, seed: int = 0,
-                     directed: bool = True) -> Exploration:
+                     space: StateSpace | None = None) -> Exploration:
     """Check each property to scope.depth by explicit search, keeping at most `max_states` states.
     A violation comes with a shortest counterexample as a Trace, in the form zoneproof check
     writes (its card types chosen within the open ones; `seed` is recorded in it, as check does),
     replayed in the interpreter."""
     started = time.monotonic()
-    space = StateSpace(ruleset, scope)
-    result = search(space, [property_goal(p, space) for p in props], space.scope.depth, max_states, directed)
+    space = space or StateSpace(ruleset, scope)
+    result = search(space, [property_goal(p, space) for p in props], space.scope.depth, max_states)
     verdicts = []
     for prop in props:
         hit = result.hits.get(prop.id)
@@ -803,10 +817,12 @@ class ReplayMismatch(RuntimeError):
     """A run the search found does not replay in the interpreter: a bug in the search, never a verdict."""
 
 
-def first_stage(ruleset: RuleSet, scope: Scope, props: Sequence[Property], max_depth: int, max_states: int = MAX_STATES) -> tuple[StageResult, ...]:
+def first_stage(ruleset: RuleSet, scope: Scope, props: Sequence[Property], max_depth: int, max_states: int = MAX_STATES,
+                space: StateSpace | None = None) -> tuple[StageResult, ...]:
     """For each property, breadth-first within max_depth steps and max_states states kept: a shortest violating run (world,
-    initial state, actions) at depth d, or no violation up to the last completed level L, or budget-exhausted at L."""
-    exploration = check_explicitly(ruleset, list(props), replace(scope, depth=max_depth), max_states)
+    initial state, actions) at depth d, or no violation up to the last completed level L, or budget-exhausted at L.
+    `space`: one made for the scope (with max_depth), to share its `keep_expansions` with other searches."""
+    exploration = check_explicitly(ruleset, list(props), replace(scope, depth=max_depth), max_states, space=space)
     found = []
     for result in exploration.results:
         prop_id = result.prop.id
