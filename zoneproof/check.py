@@ -183,7 +183,7 @@ FIRST_STAGE_STATES = 500
 def _first_stage(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int) -> dict[Property, CheckResult]:
     """The properties the rule set file has no expectation of (as when rules were removed: a
     violation is likely, and most are shallow), violated within the first FIRST_STAGE_STATES
-    states of a breadth-first search over the interpreter (`explicit.check_explicitly`): each with
+    states of a breadth-first search over the interpreter (`explicit.first_stage`): each with
     a shortest counterexample, already replayed (ERROR where it does not replay). Each property has
     a search of its own, which takes first the states and actions that can violate it: its
     counterexample is the one it gets when checked alone. The searches share the steps worked out
