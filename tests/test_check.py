@@ -81,6 +81,11 @@ def test_removing_a_rule_gives_a_shortest_replayable_counterexample(ruleset_name
     assert replay.confirms(result.trace.violation_step)
 
 
+# Two steps deep, but past the first stage's 500 states (the explicit search keeps 1,080 before it
+# finds it, at two cards per player): Z3 finds it.
+PAST_THE_FIRST_STAGE = {("mtg-current", "708.8", "face-up-same-object")}
+
+
 @pytest.mark.parametrize("ruleset_name, rule, prop_id, depth", [case for case in ORACLE if case[3] <= 2],
                          ids=[f"{n}-{r}-{p}" for n, r, p, d in ORACLE if d <= 2])
 def test_the_explicit_first_stage_finds_a_shallow_violation_at_z3s_depth_and_it_replays(ruleset_name, rule, prop_id, depth, tmp_path):
@@ -88,8 +93,10 @@ def test_the_explicit_first_stage_finds_a_shallow_violation_at_z3s_depth_and_it_
     staged = check._first_stage(ruleset, [PROPS[prop_id]], ruleset.scope_for(scope), 0)
     [result] = check_properties(ruleset, [PROPS[prop_id]], scope, timeout=GUARD)
     assert (result.verdict, result.depth) == (Verdict.VIOLATED, depth)
-    if PROPS[prop_id] in staged:
-        assert itf_text(staged[PROPS[prop_id]].trace) == itf_text(result.trace)
+    if (ruleset_name, rule, prop_id) in PAST_THE_FIRST_STAGE:
+        assert staged == {}
+    else:
+        assert itf_text(staged[PROPS[prop_id]].trace) == itf_text(result.trace)  # what check reports is the stage's run
     path = tmp_path / "trace.itf.json"
     write_trace(result.trace, path)
     replay, _, _ = replay_trace(read_trace(path), str(path))
