@@ -118,6 +118,16 @@ def test_the_first_stage_searches_only_what_the_file_has_no_expectation_of_and_f
         assert (found.verdict, found.depth) == (Verdict.VIOLATED, 2)
 
 
+def test_a_first_stage_run_that_does_not_replay_is_a_checker_error_not_a_counterexample(monkeypatch):
+    import zoneproof.explicit as explicit
+
+    replayed = explicit.execute
+    monkeypatch.setattr(explicit, "execute", lambda *args, **kwargs: (replayed(*args, **kwargs)[0], "A1 is not where the search left it"))
+    [result] = check_properties(load_ruleset("mtg-current").without(["400.3"]), [PROPS["owner-zones"]], Scope(cards=2), timeout=GUARD)
+    assert result.verdict is Verdict.ERROR and result.trace is None
+    assert "does not replay: A1 is not where the search left it" in result.reason
+
+
 def test_one_zone_is_structural_and_holds_whatever_rule_is_removed():
     base = load_ruleset("mtg-current")
     for rule in ("400.3", "400.7", "111.8", "400.11c"):
