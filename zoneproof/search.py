@@ -37,6 +37,8 @@ from .terms import Implies, Not, Or
 INDUCTION_SPAN = 1
 # Z3's reasons for an answer it gave up on within its resource budget.
 OUT_OF_BUDGET = ("canceled", "max. resource limit exceeded", "resource limits reached")
+
+
 def first_step(prop: Property) -> int:
     """The first state (always) or step (step properties) a property speaks of."""
     return 0 if prop.kind is PropertyKind.ALWAYS else 1

@@ -357,8 +357,7 @@ def _replayed(space: StateSpace, world: World, actions: list[Action]) -> tuple[S
 
 
 def _replacement(space: StateSpace, world: World, state: GameState, action: Action) -> Step | None:
-    forms = [(c, a) for c, a in candidate_forms(world, state, space.space) if a.kind is action.kind]
-    forms.sort(key=lambda form: form[1].player != action.player)
+    forms = sorted(candidate_forms(world, state, space.by_kind.get(action.kind, ())), key=lambda form: form[1].player != action.player)
     for candidate, form in forms:
         for choice in positioned(world, candidate, form):
             step = _completed(world, state, choice, as_listed)
