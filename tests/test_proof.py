@@ -74,6 +74,22 @@ def test_new_object_is_proved_without_608_2b():
     assert result.verdict is Verdict.PROVED, result.reason
 
 
+def test_a_property_not_inductive_alone_is_proved_with_the_properties_the_rule_set_expects_to_hold(tmp_path, monkeypatch):
+    """Checked alone, Berserk's face-down-reveal is not inductive with the structural lemmas: it
+    needs face-down-visibility. zoneproof proves it together with the stock properties the rule
+    set file expects to hold, checks their base case too, and the certificate carries them."""
+    ruleset = load_ruleset("berserk")
+    [result] = check_properties(ruleset, [PROPS["face-down-reveal"]], SMALL)
+    assert result.verdict is Verdict.PROVED, result.reason
+    assert "face-down-visibility" in {p.id for p in result.certificate.together}
+    path = tmp_path / "face-down-reveal.proof.zp"
+    path.write_text(certificate_text(result.certificate, ruleset, ruleset.scope_for(SMALL)))
+    assert verify(read_certificate(path), ruleset).valid
+    monkeypatch.setattr("zoneproof.check._helpers", lambda ruleset, props: [])
+    [alone] = check_properties(ruleset, [PROPS["face-down-reveal"]], SMALL)
+    assert alone.verdict is Verdict.HOLDS
+
+
 def test_every_proof_agrees_with_the_explicit_search_of_every_run_to_the_depth():
     """A `proved` rests on Z3 answering unsat; the explicit-state search, which runs every reachable
     state through the interpreter, must find no violation of it up to the depth, and agree on every

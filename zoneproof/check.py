@@ -20,10 +20,10 @@ from .evaluate import int_reach
 from .explicit import Finding, ReplayMismatch, StateSpace, first_stage
 from .interpreter import World
 from .model import Scope, slots_for
-from .properties import Property
+from .properties import Property, PropertyKind, stock_properties
 from .replay import execute, first_violation, witnesses
 from .ruleset import Expectation, RuleSet
-from .proof import Proof, invariant, lemmas, proved_with
+from .proof import Proof, invariant, lemmas, proved_with, wrap_safe
 from .solver import Answer, SolverResult
 from .search import INDUCTION_SPAN, Budget, Deepening, Outcome, first_step, violation_alone
 from .trace import Trace, of_ruleset
@@ -238,10 +238,13 @@ def _checked_on(system: TransitionSystem, ruleset: RuleSet, props: list[Property
         if intact is not None:
             return _base_case_first(deepening, prover, props, candidates, base, scope.depth, budget)
         proofs = prover.proved(expected)
+        helpers = _helpers(ruleset, props) if not pregame and any(p not in proofs for p in expected) else []
+        if helpers:
+            proofs |= _proved_with_helpers(prover, [p for p in expected if p not in proofs], helpers)
         proved = set(proofs)
         shallow = min(scope.depth, max(SHALLOW, base))
         bound = {p: base if p in proved else shallow if p in candidates and p not in expected else scope.depth for p in props}
-        outcomes = deepening.first_violations(bound, budget())
+        outcomes = deepening.first_violations(bound | {h: base for h in helpers if h in proved}, budget())
         while True:
             failed = {p for p in proved if outcomes[p].violated or outcomes[p].unknown}
             if not failed:
@@ -250,7 +253,7 @@ def _checked_on(system: TransitionSystem, ruleset: RuleSet, props: list[Property
             still = set(proofs)
             dropped = proved - failed - still
             proved = still
-            outcomes |= deepening.first_violations({p: scope.depth for p in dropped}, budget(), start=base + 1)
+            outcomes |= deepening.first_violations({p: scope.depth for p in dropped if p not in helpers}, budget(), start=base + 1)
         holding = [p for p in candidates if p not in expected and not outcomes[p].violated and not outcomes[p].unknown]
         if holding:
             proofs |= prover.proved(holding)
@@ -261,6 +264,25 @@ def _checked_on(system: TransitionSystem, ruleset: RuleSet, props: list[Property
         found = stop.known if isinstance(stop, Interrupted) else {}
         raise Interrupted((outcomes | found, {p: proof for p, proof in proofs.items() if p in proved})) from stop
     return outcomes, {p: proof for p, proof in proofs.items() if p in proved}
+
+
+def _helpers(ruleset: RuleSet, props: list[Property]) -> list[Property]:
+    """The stock `always` properties that the rule set file expects to hold (or to be vacuous) and
+    that are not among those checked. A property that is not inductive with the structural lemmas
+    alone may be when proved together with some of them, as in a whole check (708.9's
+    `face-down-reveal` with 708.5's `face-down-visibility`). Each reads the growing fields only in
+    ways that cannot wrap (`proof.wrap_safe`)."""
+    checked = {p.id for p in props}
+    return [h for h in stock_properties() if h.id not in checked and h.kind is PropertyKind.ALWAYS
+            and ruleset.expected(h.id) is not None and expected_to_hold(ruleset, h) and wrap_safe(h, set())]
+
+
+def _proved_with_helpers(prover: "_Prover", unproved: list[Property], helpers: list[Property]) -> dict:
+    """The proofs of the properties `unproved` that the induction finds when they are proved
+    together with the helpers (`_helpers`), with those helpers' own proofs: the caller checks
+    their base case like the others'. Empty when no property of `unproved` is proved so."""
+    joint = prover.proved([*unproved, *helpers])
+    return joint if any(p in joint for p in unproved) else {}
 
 
 def _base_case_first(deepening: Deepening, prover: "_Prover", props: list[Property], candidates: list[Property],
