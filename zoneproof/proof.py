@@ -237,7 +237,7 @@ _found: dict[tuple, frozenset[str]] = {}
 
 
 def _invariant_key(system: TransitionSystem, pool: list[Property], seed: int, facts: list) -> tuple:
-    return (system.ruleset.sha256, replace(system.scope, depth=0), tuple(system.codes.width.items()), seed,
+    return (system.ruleset.sha256, replace(system.scope, depth=0), tuple(system.codes.width.items()), system.slice, seed,
             tuple(p.id for p in pool), tuple(f.sexpr() for f in facts))
 
 

@@ -96,3 +96,29 @@ def renamed(terms: list, pairs: list[tuple]) -> list:
     sources = (z3core.Ast * len(pairs))(*[old.ast for old, _ in pairs])
     targets = (z3core.Ast * len(pairs))(*[new.ast for _, new in pairs])
     return [z3.BoolRef(z3core.Z3_substitute(ctx.ref(), term.ast, len(pairs), sources, targets), ctx) for term in terms]
+
+
+def constant_names(terms: Iterable) -> set[str]:
+    """The names of the variables (uninterpreted constants) that occur in the terms, walked through
+    the C API: several times faster than z3py's `children()`, which wraps every subterm it meets."""
+    terms = list(terms)
+    if not terms:
+        return set()
+    ctx = terms[0].ctx.ref()
+    names: set[str] = set()
+    seen: set[int] = set()
+    pending = [t.as_ast() for t in terms]
+    while pending:
+        ast = pending.pop()
+        key = z3core.Z3_get_ast_id(ctx, ast)
+        if key in seen or z3core.Z3_get_ast_kind(ctx, ast) != z3.Z3_APP_AST:
+            continue
+        seen.add(key)
+        count = z3core.Z3_get_app_num_args(ctx, ast)
+        if count:
+            pending.extend(z3core.Z3_get_app_arg(ctx, ast, i) for i in range(count))
+            continue
+        decl = z3core.Z3_get_app_decl(ctx, ast)
+        if z3core.Z3_get_decl_kind(ctx, decl) == z3.Z3_OP_UNINTERPRETED:
+            names.add(z3core.Z3_get_symbol_string(ctx, z3core.Z3_get_decl_name(ctx, decl)))
+    return names

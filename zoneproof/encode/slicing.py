@@ -14,14 +14,12 @@ each piece), not declared anywhere by hand.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import z3
 
 from ..model import PREGAME_ACTIONS, ActionKind
 from ..properties import Property, PropertyKind
 from ..solver import Answer, check, new_solver, units_for
-from ..terms import Not
+from ..terms import Not, constant_names
 from .backend import SymbolicBackend
 from .system import GUARD, Slice, TransitionSystem
 from .variables import ASSIGNED_FIELDS
@@ -43,35 +41,19 @@ def part_of(name: str) -> str | None:
     return base
 
 
-def variables(terms) -> Iterator[z3.ExprRef]:
-    """Each variable that occurs in the terms, once."""
-    seen: set[int] = set()
-    pending = list(terms)
-    while pending:
-        term = pending.pop()
-        key = term.get_id()
-        if key in seen:
-            continue
-        seen.add(key)
-        if z3.is_const(term) and term.decl().kind() == z3.Z3_OP_UNINTERPRETED:
-            yield term
-        else:
-            pending.extend(term.children())
-
-
 def parts_read(terms) -> set[str]:
     """The parts whose variables occur in the terms."""
-    return {part for v in variables(terms) if (part := part_of(v.decl().name())) is not None}
+    return {part for name in constant_names(terms) if (part := part_of(name)) is not None}
 
 
 def rules_deciding(system: TransitionSystem, kinds) -> set[str]:
     """The rules whose literals occur in the constraints of the steps of `kinds` (when each is
     possible, and what it makes of each part): removing any other rule changes such a step only
     through the constraints every step shares."""
-    rule_of = {literal.get_id(): rule_id for rule_id, literal in system.rule_literal.items()}
+    rule_of = {literal.decl().name(): rule_id for rule_id, literal in system.rule_literal.items()}
     pieces = system.pieces(1)
     terms = [x for kind in kinds for part_terms in pieces.kinds.get(kind, {}).values() for x in part_terms]
-    return {rule_of[v.get_id()] for v in variables(terms) if v.get_id() in rule_of}
+    return {rule_of[name] for name in constant_names(terms) if name in rule_of}
 
 
 def _is_frame(term) -> bool:
@@ -124,18 +106,21 @@ def property_parts(system: TransitionSystem, props: list[Property]) -> set[str]:
     return parts_read(terms)
 
 
-def slice_for(ruleset, scope, props: list[Property], int_reach: int = 0) -> Slice:
-    """The slice of the rule set's system within the scope that the properties depend on."""
-    full = TransitionSystem(ruleset, scope, int_reach)
-    deps = Dependencies(full)
-    needed, kinds = deps.closure(property_parts(full, props), set())
+def sliced(system: TransitionSystem, props: list[Property]) -> TransitionSystem:
+    """The transition system of the properties' cone of influence: `system` itself (a whole
+    system) when the cone keeps every action kind (then it leaves out at most the frame conditions
+    of a few parts, and an unrolling of its own would cost more than it saves)."""
+    deps = Dependencies(system)
+    needed, kinds = deps.closure(property_parts(system, props), set())
     if any(p.kind is PropertyKind.STEP for p in props):
         while True:
-            visible = {k for k in full.kinds if k not in kinds and _standstill_violates(full, props, k, needed)}
+            visible = {k for k in system.kinds if k not in kinds and _standstill_violates(system, props, k, needed)}
             if not visible:
                 break
             needed, kinds = deps.closure(needed, kinds | visible)
-    return Slice(frozenset(kinds), frozenset(needed))
+    if set(system.kinds) <= kinds:
+        return system
+    return TransitionSystem(system.ruleset, system.scope, system.int_reach, slice=Slice(frozenset(kinds), frozenset(needed)))
 
 
 def _standstill_violates(system: TransitionSystem, props: list[Property], kind: ActionKind, needed: set[str]) -> bool:
