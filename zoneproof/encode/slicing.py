@@ -6,7 +6,8 @@ An action kind is kept when it changes a needed part. Every other action changes
 property can see: in a run it only stands still, so leaving it out removes no violation and makes
 none shorter. For a `step` property, a standing-still step could itself be the violation (the
 property may speak of the action); a kind whose steps can violate it that way is kept too. The
-slice is exact: the same verdicts and the same shortest depths as the whole system (tested).
+slice is exact: the same verdicts and the same shortest depths as the whole system
+(tests/test_slicing.py).
 
 What each action reads and writes is read off the constraints the encoder builds (the variables in
 each piece), not declared anywhere by hand.
