@@ -301,7 +301,8 @@ def test_the_same_check_writes_the_same_bytes(owner_zones_trace, tmp_path):
     ("mtg-current", None, "opening-hand-actions", 2),
 ])
 def test_a_pregame_property_checked_on_the_pregame_alone_has_the_verdict_and_depth_of_the_whole_game(ruleset_name, rule, prop_id, hand):
-    from zoneproof.check import _system
+    from zoneproof.check import _int_reach
+    from zoneproof.encode.system import TransitionSystem
     from zoneproof.encode.slicing import pregame_only
     from zoneproof.search import Budget, Deepening
 
@@ -310,7 +311,7 @@ def test_a_pregame_property_checked_on_the_pregame_alone_has_the_verdict_and_dep
     scope = ruleset.scope_for(Scope(cards=2, hand=hand, depth=7 if rule else 5))
     assert pregame_only(ruleset, prop)
     [result] = check_properties(ruleset, [prop], scope, timeout=GUARD)
-    whole = _system(ruleset, [prop], scope)
+    whole = TransitionSystem(ruleset, scope, _int_reach([prop], scope))
     outcome = Deepening(whole, 0, whole.rule_values(ruleset)).first_violations({prop: scope.depth}, Budget(10**10, seconds=GUARD))[prop]
     assert (result.verdict is Verdict.VIOLATED, result.depth) == (outcome.violated, outcome.depth)
     assert result.verdict is (Verdict.VIOLATED if rule else Verdict.PROVED)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 
 from . import progress
@@ -127,11 +127,12 @@ def each_checked(ruleset: RuleSet, props: list[Property], scope: Scope, seed: in
 SLICE_AT_MOST = 4
 
 
-def _system(ruleset: RuleSet, props: list[Property], scope: Scope, whole_game: list[Property]) -> TransitionSystem:
+def _systems(ruleset: RuleSet, props: list[Property], scope: Scope, whole_game: list[Property]) -> tuple[TransitionSystem, TransitionSystem]:
     """The system of the check of `props`, sliced to the cone of influence of `whole_game` (those
-    not checked on the pregame alone) when they are few."""
-    system = TransitionSystem(ruleset, scope, _int_reach(props, scope))
-    return sliced(system, whole_game) if 0 < len(whole_game) <= SLICE_AT_MOST else system
+    not checked on the pregame alone) when they are few; and the whole system, whose models are
+    the counterexamples (`_result`)."""
+    whole = TransitionSystem(ruleset, scope, _int_reach(props, scope))
+    return (sliced(whole, whole_game) if 0 < len(whole_game) <= SLICE_AT_MOST else whole), whole
 
 
 def _int_reach(props: list[Property], scope: Scope) -> int:
@@ -154,7 +155,7 @@ def _each_checked(ruleset: RuleSet, props: list[Property], scope: Scope, seed: i
         yield from (early[p] for p in props)
         return
     in_pregame = [p for p in rest if pregame_only(ruleset, p)]
-    system = system or _system(ruleset, rest, scope, [p for p in rest if p not in in_pregame])
+    system, whole = (system, system) if system is not None else _systems(ruleset, rest, scope, [p for p in rest if p not in in_pregame])
     groups = [(system, [p for p in rest if p not in in_pregame], False)]
     if in_pregame:
         groups.append((pregame_system(ruleset, scope, system.int_reach), in_pregame, True))
@@ -181,7 +182,8 @@ def _each_checked(ruleset: RuleSet, props: list[Property], scope: Scope, seed: i
             yield early[prop]
             continue
         own = owner[prop]
-        yield _result(own, ruleset, prop, scope, seed, own.rule_values(ruleset), outcomes[prop], proofs.get(prop), time.monotonic() - started, budget)
+        yield _result(own, ruleset, prop, scope, seed, own.rule_values(ruleset), outcomes[prop], proofs.get(prop), time.monotonic() - started, budget,
+                      whole if own is system else own)
 
 
 # The states the explicit search keeps, at most, in a check's first stage (`_first_stage`): about
@@ -347,7 +349,10 @@ def _interrupted(ruleset: RuleSet, prop: Property, scope: Scope, known: dict, se
 
 
 def _result(system: TransitionSystem, ruleset: RuleSet, prop: Property, scope: Scope, seed: int, facts: list, outcome: Outcome,
-            proof, seconds: float, budget) -> CheckResult:
+            proof, seconds: float, budget, whole: TransitionSystem | None = None) -> CheckResult:
+    """The verdict of the outcome on `system`. A violation found on a slice of the `whole` system is
+    asked again alone of the whole system at its depth (the same, the slice being exact), so that
+    its counterexample is the one a check of any other properties with it gives."""
     if outcome.unknown:
         reached = f"no violation up to depth {outcome.depth}" if outcome.depth >= first_step(prop) else "no depth completed"
         return CheckResult(ruleset, prop, Verdict.UNKNOWN, outcome.depth, seconds, reason=f"{outcome.unknown}: {reached}")
@@ -356,6 +361,8 @@ def _result(system: TransitionSystem, ruleset: RuleSet, prop: Property, scope: S
             return CheckResult(ruleset, prop, Verdict.PROVED, scope.depth, seconds, certificate=proof)
         return CheckResult(ruleset, prop, Verdict.HOLDS, scope.depth, seconds)
     k = outcome.depth
+    if whole is not None and whole is not system:
+        system, facts, outcome = whole, whole.rule_values(ruleset), replace(outcome, alone=False)
     answer = SolverResult(Answer.SAT, outcome.model) if outcome.alone else violation_alone(system, prop, k, seed, facts, budget())
     if answer.answer is Answer.UNKNOWN:
         return CheckResult(ruleset, prop, Verdict.UNKNOWN, k - 1, seconds,
@@ -392,7 +399,7 @@ def check_removals(ruleset: RuleSet, rule_ids: list[str], props: list[Property],
     transition system (its steps are built once; the rules in force are each check's facts). An
     interrupt raises Interrupted with the Removals found before it."""
     scope = ruleset.scope_for(scope)
-    system = _system(ruleset, props, scope)
+    system = TransitionSystem(ruleset, scope, _int_reach(props, scope))
     baseline: tuple[CheckResult, ...] | None = None
     results: dict[str, list[CheckResult]] = {}
     try:
