@@ -90,6 +90,33 @@ def test_a_property_not_inductive_alone_is_proved_with_the_properties_the_rule_s
     assert alone.verdict is Verdict.HOLDS
 
 
+@pytest.mark.parametrize("prop_id", ["owner-zones", "stack-lifo"])
+def test_a_property_proved_alone_over_one_step_passes_certify(prop_id, tmp_path):
+    """Alone, a property is first proved over one step (an always and a step property here);
+    certify asks that form of the obligation first and the two-step form only where it fails."""
+    ruleset = load_ruleset("mtg-current")
+    [result] = check_properties(ruleset, [PROPS[prop_id]], SMALL)
+    assert result.verdict is Verdict.PROVED and result.certificate.together == ()
+    path = tmp_path / f"{prop_id}.proof.zp"
+    path.write_text(certificate_text(result.certificate, ruleset, ruleset.scope_for(SMALL)))
+    verification = verify(read_certificate(path), ruleset)
+    assert verification.valid, verification
+    assert verification.checked == 2 * (len(result.certificate.lemmas) + 1)
+
+
+def test_certify_refuses_a_property_that_one_step_breaks_and_two_do_too(tmp_path):
+    """A hand-made certificate of a property that does not hold: both forms of its last obligation fail."""
+    ruleset = load_ruleset("mtg-current")
+    [result] = check_properties(ruleset, [PROPS["owner-zones"]], SMALL)
+    path = tmp_path / "empty-stack.proof.zp"
+    text = certificate_text(result.certificate, ruleset, ruleset.scope_for(SMALL)).replace("# proves: owner-zones", "# proves: empty-stack")
+    text += 'property empty-stack {\n  cites 405.1\n  means "not so"\n  always forall c: object. zone(c) != stack\n}\n'
+    path.write_text(text)
+    verification = verify(read_certificate(path), ruleset)
+    assert not verification.valid
+    assert any("empty-stack is kept by every step" in what for what in verification.failed)
+
+
 def test_every_proof_agrees_with_the_explicit_search_of_every_run_to_the_depth():
     """A `proved` rests on Z3 answering unsat; the explicit-state search, which runs every reachable
     state through the interpreter, must find no violation of it up to the depth, and agree on every

@@ -151,11 +151,13 @@ def _same_value_across_step(a, b) -> bool:
 
 @dataclass(frozen=True)
 class Obligation:
-    """One question of a certificate: `goal` cannot hold together with `context` (unsat)."""
+    """One question of a certificate: `goal` cannot hold together with `context` (unsat). Where it
+    can, the obligation `otherwise` (a weaker one that also suffices) is asked in its place."""
 
     what: str
     context: list
     goal: z3.BoolRef
+    otherwise: "Obligation | None" = None
 
 
 def obligations(system: TransitionSystem, facts: list, invariant: list[Property], prop: Property,
@@ -186,13 +188,17 @@ def obligations(system: TransitionSystem, facts: list, invariant: list[Property]
     for q in joint:
         after = "two states where it" if q.kind is PropertyKind.ALWAYS else "one on which it"
         found.append(Obligation(f"{q.id} is kept by every step after {after}{held}", later, fails(q, 3)))
+    if not together:  # proved alone, maybe over one step (search.inductive): that question first
+        one_step = [*facts, *system.types(), *system.trans(2), *[Not(fails(p, 2)) for p in (*invariant, prop)]]
+        after = "a state where it" if prop.kind is PropertyKind.ALWAYS else "one on which it"
+        found[-1] = Obligation(f"{prop.id} is kept by every step after {after} held", one_step, fails(prop, 3), otherwise=found[-1])
     return found
 
 
 def discharged(system: TransitionSystem, obligations: list[Obligation], seed: int, budget: Budget) -> list[Answer]:
-    """For each obligation, UNSAT: it holds; SAT: it fails; UNKNOWN: no answer within the budget.
-    The obligations with the same context are asked together (`_drop_failing`); where a question
-    of several has no answer, each is asked alone."""
+    """For each obligation, UNSAT: it holds (or the one it names `otherwise` does); SAT: it fails;
+    UNKNOWN: no answer within the budget. The obligations with the same context are asked
+    together (`_drop_failing`); where a question of several has no answer, each is asked alone."""
     groups: dict[int, list[int]] = {}
     for i, o in enumerate(obligations):
         groups.setdefault(id(o.context), []).append(i)
@@ -204,6 +210,9 @@ def discharged(system: TransitionSystem, obligations: list[Obligation], seed: in
         return {i: Answer.UNSAT if i in held else Answer.SAT for i in members}
 
     answers = {i: a for members in groups.values() for i, a in answered(members).items()}
+    instead = [i for i, o in enumerate(obligations) if o.otherwise is not None and answers[i] is not Answer.UNSAT]
+    if instead:
+        answers |= dict(zip(instead, discharged(system, [obligations[i].otherwise for i in instead], seed, budget)))
     return [answers[i] for i in range(len(obligations))]
 
 
@@ -214,7 +223,7 @@ def proved_with(system: TransitionSystem, props: list[Property], kept: list[Prop
     (`search.inductive`), their base case is the bounded check's."""
     proved_ids = {p.id for p in kept}
     safe = [p for p in props if wrap_safe(p, proved_ids)]
-    proved = inductive(system, safe, seed, [*facts, *_assumed(system, kept)], budget)
+    proved = inductive(system, safe, seed, facts, budget, kept)
     return {p: Proof(p, tuple(kept), tuple(q for q in proved if q is not p)) for p in proved}
 
 
