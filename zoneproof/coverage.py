@@ -66,13 +66,23 @@ def coverage(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int = 
     except Interrupted as e:
         stop = e
         parts_found += [part.known if isinstance(part, Unfinished) else part for _, part in sorted(e.known.items())]
-    baseline = next((p.baseline for p in parts_found if p.baseline is not None), None)
+    baseline = _agreed([p.baseline for p in parts_found if p.baseline is not None])
     removals = {rule: found for p in parts_found for rule, found in p.removed.items()}
     if stop is None:
         return _matrix(ruleset, scope, baseline, removals)
     if baseline is None:
         raise Interrupted(None) from stop
     raise Interrupted(_matrix(ruleset, scope, baseline, removals, finished=False)) from stop
+
+
+def _agreed(baselines: list[tuple[CheckResult, ...]]) -> tuple[CheckResult, ...] | None:
+    """The unmodified rule set's results, which each task checks for itself: for each property, the
+    first task's, or a task's where it does not hold (a wall-clock guard can stop one task's
+    question and not another's), so that a task that left the property out of its removals never
+    leaves a hole in its column."""
+    if not baselines:
+        return None
+    return tuple(next((b[i] for b in baselines if not b[i].verdict.holds), first) for i, first in enumerate(baselines[0]))
 
 
 def _matrix(ruleset: RuleSet, scope: Scope, baseline: list[CheckResult], removals: dict[str, list[CheckResult]], finished: bool = True) -> Coverage:
