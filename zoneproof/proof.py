@@ -23,7 +23,7 @@ from .errors import CheckerBug
 from .model import Zone
 from .properties import COMPARISONS, Apply, BinOp, IntLit, Property, PropertyKind, parse_properties
 from .ruleset import RuleSet
-from .search import Budget, first_step, inductive, violated_at
+from .search import Budget, first_step, held_at, inductive, violated_at
 from .solver import Answer, isolated
 from .terms import Not, Or
 
@@ -227,16 +227,12 @@ def proved_with(system: TransitionSystem, props: list[Property], kept: list[Prop
     return {p: Proof(p, tuple(kept), tuple(q for q in proved if q is not p)) for p in proved}
 
 
-def _assumed(system: TransitionSystem, kept: list[Property]) -> list:
-    return [Not(violated_at(system, lemma, k)) for lemma in kept for k in (1, 2)]
-
-
 def unreachable(system: TransitionSystem, goals: dict, kept: list[Property], seed: int, facts: list, budget: Budget) -> set:
     """The keys of `goals` (each a function of a depth k, like `search.Goal.at`: a condition on
     state k and on step k's action and next state) whose condition holds after no step from a
     state where the lemmas `kept` (an inductive invariant) hold: so at no depth from 2 on, the
     base case being the bounded search's. Empty when Z3 gives no answer."""
-    context = [*facts, *system.types(), *system.trans(1), *_assumed(system, kept)]
+    context = [*facts, *system.types(), *system.trans(1), *held_at(system, kept, (1, 2))]
     return set(_drop_failing(system, list(goals), context, lambda key: [goals[key](2)], seed, budget) or ())
 
 

@@ -50,6 +50,11 @@ def violated_at(system: TransitionSystem, prop: Property, k: int) -> z3.BoolRef:
     return system.formula((prop, at), lambda: Not(evaluate(prop, SymbolicBackend(system, at), system.slots, system.players)))
 
 
+def held_at(system: TransitionSystem, props, states) -> list[z3.BoolRef]:
+    """Each property holding at each of the states (or on the step into each)."""
+    return [Not(violated_at(system, p, k)) for p in props for k in states]
+
+
 class Units:
     """Resource units left to the questions of one phase, which spend them in turn."""
 
@@ -299,7 +304,7 @@ def _inductive_over(system: TransitionSystem, props: list[Property], steps: int,
     last = INDUCTION_SPAN + 2  # the state (or the step into the state) the induction concludes about
     first = last - steps
     context = [*facts, *system.types(), *system.steps(first, last),
-               *[Not(violated_at(system, lemma, k)) for lemma in invariant for k in range(first, last)]]
+               *held_at(system, invariant, range(first, last))]
     assumed = {p: [violated_at(system, p, k) for k in range(max(first_step(p) + 1, first), last)] for p in props}
     concluded = {p: violated_at(system, p, last) for p in props}
     pending = list(props)
