@@ -213,6 +213,10 @@ def main() -> None:
     parser.add_argument("--skip-peer", action="store_true", help="skip the side-by-side runs of zoneproof and the explicit search")
     parser.add_argument("--peer-cards", default="2,3,4", help="cards per player of the side-by-side runs (default 2,3,4)")
     parser.add_argument("--peer-depths", default="4-10", help="depths of the side-by-side runs (default 4-10)")
+    parser.add_argument("--peer-ratio-goal", type=float, metavar="R",
+                        help="compare the two processes' CPU seconds (Python's start included) and stop each explicit"
+                             " search once it has used R times the CPU time zoneproof's process took on the same check"
+                             " (a budget besides --max-states): its \"> N\" then shows the ratio R is reached")
     parser.add_argument("--peer-properties", default=",".join(STOCK), help="stock properties of the side-by-side runs (default: the twelve)")
     parser.add_argument("--only-spin", action="store_true", help="run only the side-by-side runs of zoneproof and SPIN (5.)")
     parser.add_argument("--skip-spin", action="store_true", help="skip the side-by-side runs of zoneproof and SPIN")
@@ -280,11 +284,15 @@ def main() -> None:
             print(f"   {prop:<24}{results[-1]['verdict']:<10}{depth_text(results[-1]):>6}{seconds:>10.2f}  {proof}")
         print(f"   median {statistics.median(large):.2f} s (target 5 s); {sum(x <= 5 for x in large)} of {len(large)} within 5 s")
 
-    def explicit(args):
-        runs = [run([*args, "--max-states", str(options.max_states)], workdir, (PEER,)) for _ in range(options.repeat)]
+    def explicit(args, max_cpu_seconds=None):
+        budget = ["--max-states", str(options.max_states)]
+        if max_cpu_seconds is not None:
+            budget += ["--max-cpu-seconds", f"{max_cpu_seconds:.3f}"]
+        runs = [run([*args, *budget], workdir, (PEER,)) for _ in range(options.repeat)]
         peaks.extend(r[1] for r in runs)
         results = [json.loads(r[2]) for r in runs]
-        return results[-1] | {"seconds": statistics.median(r["seconds"] for r in results)}
+        return results[-1] | {"seconds": statistics.median(r["seconds"] for r in results),
+                              "cpu": statistics.median(r[3] for r in runs)}
 
     if not options.skip_oracle:
         print("\n3. removed-rule counterexamples at the default scope, zoneproof and the explicit search"
@@ -309,7 +317,9 @@ def main() -> None:
         cards_list = [int(c) for c in options.peer_cards.split(",")]
         depths = depth_range(options.peer_depths)
         print(f"\n4. zoneproof and the explicit search side by side: mtg-current, --players 2, --timeout {options.timeout:g}"
-              f" (seconds each reports; explicit budget {options.max_states} states, \"> N\" where it ran out)")
+              + (f" (each process's CPU seconds, Python's start included; explicit budget {options.max_states} states or"
+                 f" {options.peer_ratio_goal:g} times zoneproof's CPU time, \"> N\" where it ran out)" if options.peer_ratio_goal else
+                 f" (seconds each reports; explicit budget {options.max_states} states, \"> N\" where it ran out)"))
         print(f"   {'property':<24}{'cards':>5}{'depth':>6}{'zoneproof':>11}{'explicit':>11}{'explicit/zoneproof':>20}  verdicts")
         for prop in options.peer_properties.split(","):
             for cards in cards_list:
@@ -323,7 +333,11 @@ def main() -> None:
                     peaks.extend(r[1] for r in runs)
                     results = [check_record(r[2]) for r in runs]
                     seconds = statistics.median(r["seconds"] for r in results)
-                    if peer is None or not (peer["budget_reached"] or peer["verdict"] == "violated"):
+                    if options.peer_ratio_goal is not None:
+                        cpu = statistics.median(r[3] for r in runs)
+                        peer = explicit(["mtg-current", "-p", prop, *scope], options.peer_ratio_goal * cpu)
+                        peer["seconds"], seconds = peer["cpu"], cpu  # both processes' CPU seconds, startup included
+                    elif peer is None or not (peer["budget_reached"] or peer["verdict"] == "violated"):
                         peer = explicit(["mtg-current", "-p", prop, *scope])  # else: the same search as the last depth's
                     open_ended = {"zoneproof": results[-1]["verdict"] == "unknown", "explicit": peer["verdict"] == "budget-exhausted"}
                     for tool, t in (("zoneproof", seconds), ("explicit", peer["seconds"])):

@@ -35,6 +35,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--depth", type=int, default=Scope.depth)
     parser.add_argument("--hand", type=int, default=Scope.hand)
     parser.add_argument("--max-states", type=int, default=MAX_STATES, help=f"the budget: states kept (default {MAX_STATES})")
+    parser.add_argument("--max-cpu-seconds", type=float, help="a second budget: the search stops when it has used this much CPU time")
     options = parser.parse_args(argv)
     props = {p.id: p for p in stock_properties()}
     if options.property not in props:
@@ -45,7 +46,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(error.message)
     scope = Scope(players=options.players, cards=options.cards, sideboard=options.sideboard, tokens=options.tokens,
                   depth=options.depth, hand=options.hand)
-    exploration = check_explicitly(ruleset, [props[options.property]], scope, max_states=options.max_states)
+    exploration = check_explicitly(ruleset, [props[options.property]], scope, max_states=options.max_states,
+                                      max_cpu_seconds=options.max_cpu_seconds)
     [result] = exploration.results
     print(json.dumps({
         "ruleset": ruleset.name, "removed": list(ruleset.removed), "property": options.property,

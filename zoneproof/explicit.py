@@ -603,10 +603,11 @@ def _open_slot(goal: Goal, view: OpenTypes) -> int:
     return view.open_reads[0]
 
 
-def search(space: StateSpace, goals: list[Goal], depth: int, max_states: int) -> SearchResult:
+def search(space: StateSpace, goals: list[Goal], depth: int, max_states: int, deadline: float | None = None) -> SearchResult:
     """Breadth-first from the start of a game to `depth` steps, until every goal is reached or
-    `max_states` states are kept. A state is kept unless one kept before has the same game state
-    and at least its open types (so it adds no deck)."""
+    `max_states` states are kept (or the process's CPU clock passes `deadline`: a budget for
+    benchmarks only, as its answer depends on the machine). A state is kept unless one kept before has the same
+    game state and at least its open types (so it adds no deck)."""
     hits: dict[str, Hit] = {}
     on_state = [g for g in goals if not g.on_step]
     on_step = [g for g in goals if g.on_step]
@@ -668,7 +669,8 @@ def search(space: StateSpace, goals: list[Goal], depth: int, max_states: int) ->
                     widened.arrivals.append(arrival)
                     check_state(widened, level)
                     continue
-                if sum(levels) + len(following) >= max_states:
+                if sum(levels) + len(following) >= max_states or (
+                        deadline is not None and len(following) % 256 == 0 and time.process_time() > deadline):
                     return SearchResult(hits, (*levels, len(following)), level - 1, False, True, tuple(following))
                 reached = Node(step.state, step.types, level, [arrival])
                 known.append(reached)
@@ -743,14 +745,15 @@ MAX_STATES = 300_000
 
 
 def check_explicitly(ruleset: RuleSet, props: list[Property], scope: Scope, max_states: int = MAX_STATES, seed: int = 0,
-                     space: StateSpace | None = None) -> Exploration:
+                     space: StateSpace | None = None, max_cpu_seconds: float | None = None) -> Exploration:
     """Check each property to scope.depth by explicit search, keeping at most `max_states` states.
     A violation comes with a shortest counterexample as a Trace, in the form zoneproof check
     writes (its card types chosen within the open ones; `seed` is recorded in it, as check does),
     replayed in the interpreter."""
     started = time.monotonic()
     space = space or StateSpace(ruleset, scope)
-    result = search(space, [property_goal(p, space) for p in props], space.scope.depth, max_states)
+    deadline = None if max_cpu_seconds is None else time.process_time() + max_cpu_seconds
+    result = search(space, [property_goal(p, space) for p in props], space.scope.depth, max_states, deadline)
     verdicts = []
     for prop in props:
         hit = result.hits.get(prop.id)
