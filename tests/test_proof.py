@@ -96,7 +96,7 @@ def test_a_property_proved_alone_over_one_step_passes_certify(prop_id, tmp_path)
     certify asks that form of the obligation first and the two-step form only where it fails."""
     ruleset = load_ruleset("mtg-current")
     [result] = check_properties(ruleset, [PROPS[prop_id]], SMALL)
-    assert result.verdict is Verdict.PROVED and result.certificate.together == ()
+    assert result.verdict is Verdict.PROVED and result.certificate.together == () and result.certificate.steps == 1
     path = tmp_path / f"{prop_id}.proof.zp"
     path.write_text(certificate_text(result.certificate, ruleset, ruleset.scope_for(SMALL)))
     verification = verify(read_certificate(path), ruleset)
@@ -115,6 +115,20 @@ def test_certify_refuses_a_property_that_one_step_breaks_and_two_do_too(tmp_path
     verification = verify(read_certificate(path), ruleset)
     assert not verification.valid
     assert any("empty-stack is kept by every step" in what for what in verification.failed)
+
+
+def test_certify_refuses_a_property_every_step_keeps_but_the_first_state_breaks(tmp_path):
+    """Kept by every step, a property false at the start is no proof: the base case of each form
+    (one step deep, then two) is asked, and the last one tried is named as failing."""
+    ruleset = load_ruleset("mtg-current")
+    [result] = check_properties(ruleset, [PROPS["owner-zones"]], SMALL)
+    path = tmp_path / "always-started.proof.zp"
+    text = certificate_text(result.certificate, ruleset, ruleset.scope_for(SMALL)).replace("# proves: owner-zones", "# proves: always-started")
+    text += 'property always-started {\n  cites 103.1\n  means "not so"\n  always forall p: player. started(p)\n}\n'
+    path.write_text(text)
+    verification = verify(read_certificate(path), ruleset)
+    assert not verification.valid
+    assert verification.failed == ("always-started holds in the first three states",)
 
 
 def test_every_proof_agrees_with_the_explicit_search_of_every_run_to_the_depth():

@@ -14,7 +14,9 @@ comments that name what it is about:
 `certify` rebuilds the transition system of the rule set in that scope (of the pregame's actions
 alone for a property only a pregame action can violate: `slicing.pregame_only`), in a Z3 context
 of its own, and asks every obligation of proof.obligations: the invariant holds initially, every
-step keeps it, and it implies the property.
+step keeps it, and it implies the property. A property proved alone is first asked to be kept over
+one step, with its base case one step deep; where that fails, over two steps with a base case of
+two (the two forms of `search.inductive`).
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from .model import Scope, slots_for
 from .properties import Property, expr_text, parse_properties
 from .proof import Proof, discharged, obligations, wrap_safe
 from .ruleset import RuleSet
-from .search import Budget
+from .search import INDUCTION_SPAN, Budget
 from .solver import Answer
 
 HEADER = "# zoneproof certificate"
@@ -140,11 +142,13 @@ def verify(certificate: Certificate, ruleset: RuleSet, seed: int = 0, timeout: f
     reach = max(int_reach(p, bound) for p in every)
     system = pregame_system(ruleset, c.scope, reach) if pregame_only(ruleset, c.prop) else TransitionSystem(ruleset, c.scope, reach)
     budget = Budget.phase(timeout)
-    failed, unknown = [], []
-    todo = obligations(system, system.rule_values(), list(c.lemmas), c.prop, c.together)
-    for o, answer in zip(todo, discharged(system, todo, seed, budget)):
-        if answer is Answer.SAT:
-            failed.append(o.what)
-        elif answer is Answer.UNKNOWN:
-            unknown.append(o.what)
-    return Verification(tuple(failed), tuple(unknown), len(todo))
+    answers: dict[str, Answer] = {}  # by what each obligation says: the lemmas' are the same in each form
+    for steps in (1, INDUCTION_SPAN + 1) if not c.together else (INDUCTION_SPAN + 1,):
+        todo = obligations(system, system.rule_values(), list(c.lemmas), c.prop, c.together, steps)
+        asked = [o for o in todo if o.what not in answers]
+        answers |= {o.what: answer for o, answer in zip(asked, discharged(system, asked, seed, budget))}
+        if all(answers[o.what] is Answer.UNSAT for o in todo):
+            break
+    failed = tuple(o.what for o in todo if answers[o.what] is Answer.SAT)
+    unknown = tuple(o.what for o in todo if answers[o.what] is Answer.UNKNOWN)
+    return Verification(failed, unknown, len(todo))

@@ -254,17 +254,20 @@ def _checked_on(system: TransitionSystem, ruleset: RuleSet, props: list[Property
             proofs |= _proved_with_helpers(prover, [p for p in expected if p not in proofs], helpers)
         proved = set(proofs)
         shallow = min(scope.depth, max(SHALLOW, base))
-        bound = {p: base if p in proved else shallow if p in candidates and p not in expected else scope.depth for p in props}
-        outcomes = deepening.first_violations(bound | {h: base for h in helpers if h in proved}, budget())
+        based = lambda p: min(scope.depth, proofs[p].steps)  # noqa: E731  (a proof's base case)
+        bound = {p: based(p) if p in proved else shallow if p in candidates and p not in expected else scope.depth for p in props}
+        outcomes = deepening.first_violations(bound | {h: based(h) for h in helpers if h in proved}, budget())
         while True:
             failed = {p for p in proved if outcomes[p].violated or outcomes[p].unknown}
             if not failed:
                 break
-            proofs = prover.proved([p for p in proved if p not in failed])
+            proofs = prover.proved([p for p in proved if p not in failed])  # fewer together: never a longer base case
             still = set(proofs)
-            dropped = proved - failed - still
+            dropped = [p for p in proved - failed - still if p not in helpers]
             proved = still
-            outcomes |= deepening.first_violations({p: scope.depth for p in dropped if p not in helpers}, budget(), start=base + 1)
+            if dropped:
+                start = min(outcomes[p].depth for p in dropped) + 1
+                outcomes |= deepening.first_violations(dict.fromkeys(dropped, scope.depth), budget(), start=start)
         holding = [p for p in candidates if p not in expected and not outcomes[p].violated and not outcomes[p].unknown]
         if holding:
             proofs |= prover.proved(holding)

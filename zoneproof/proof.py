@@ -23,7 +23,7 @@ from .errors import CheckerBug
 from .model import Zone
 from .properties import COMPARISONS, Apply, BinOp, IntLit, Property, PropertyKind, parse_properties
 from .ruleset import RuleSet
-from .search import Budget, first_step, held_at, inductive, violated_at
+from .search import INDUCTION_SPAN, Budget, first_step, held_at, inductive, violated_at
 from .solver import Answer, isolated
 from .terms import Not, Or
 
@@ -117,6 +117,7 @@ class Proof:
     prop: Property
     lemmas: tuple[Property, ...]
     together: tuple[Property, ...] = ()
+    steps: int = INDUCTION_SPAN + 1  # of the induction's question: the base case is the bounded check to this depth
 
 
 def wrap_safe(prop: Property, proved_lemmas: set[str]) -> bool:
@@ -151,54 +152,56 @@ def _same_value_across_step(a, b) -> bool:
 
 @dataclass(frozen=True)
 class Obligation:
-    """One question of a certificate: `goal` cannot hold together with `context` (unsat). Where it
-    can, the obligation `otherwise` (a weaker one that also suffices) is asked in its place."""
+    """One question of a certificate: `goal` cannot hold together with `context` (unsat)."""
 
     what: str
     context: list
     goal: z3.BoolRef
-    otherwise: "Obligation | None" = None
 
 
 def obligations(system: TransitionSystem, facts: list, invariant: list[Property], prop: Property,
-                together: tuple[Property, ...] = ()) -> list[Obligation]:
+                together: tuple[Property, ...] = (), steps: int = INDUCTION_SPAN + 1) -> list[Obligation]:
     """What makes `invariant` (state lemmas) and `prop` hold at every depth, with the properties
-    `together` proved jointly with it. The lemmas hold in the first two states and every step from
-    a state where they hold keeps them (each asked of no more steps than it speaks of: a step after
-    it would hide a state that has none). Each of the joint properties (the shape of
-    `search.inductive`): an always property holds in the first three states and is kept by every
-    step after two states where the lemmas and every joint property held; a step property holds on
-    the first two steps, and on every step after one on which it and every joint property held,
-    from states where the lemmas hold. Step 1 stands for every later step: each is step 1 with its
-    variables renamed."""
+    `together` proved jointly with it, by an induction over `steps` steps (the shapes of
+    `search.inductive`: one step for a property proved alone where that is enough). The lemmas
+    hold in the first two states and every step from a state where they hold keeps them (each
+    asked of no more steps than it speaks of: a step after it would hide a state that has none).
+    Each of the joint properties holds in the first `steps` + 1 states (an always property) or on
+    the first `steps` steps (a step property), and is kept by every step after `steps` states
+    (steps) where the lemmas and every joint property held. Step 1 stands for every later step:
+    each is step 1 with its variables renamed."""
     fails = lambda p, k: violated_at(system, p, k)  # noqa: E731
-    first, start = [*system.init(), *facts, *system.trans(0)], [*system.init(), *facts, *system.steps(0, 2)]
+    first = [*system.init(), *facts, *system.trans(0)]
     one_step = [*facts, *system.types(), *system.trans(1), *[Not(fails(p, 1)) for p in invariant]]
-    joint = (*together, prop)
-    later = [*facts, *system.types(), *system.steps(1, 3), *[Not(fails(p, k)) for p in invariant for k in (1, 2)],
-             *[Not(fails(q, k)) for q in joint for k in range(first_step(q) + 1, 3)]]
     found = [Obligation(f"{p.id} holds in the first two states", first, Or(fails(p, 0), fails(p, 1))) for p in invariant]
     found += [Obligation(f"{p.id} is kept by every step", one_step, fails(p, 2)) for p in invariant]
-    for q in joint:
-        if q.kind is PropertyKind.ALWAYS:
-            found.append(Obligation(f"{q.id} holds in the first three states", start, Or(fails(q, 0), fails(q, 1), fails(q, 2))))
-        else:
-            found.append(Obligation(f"{q.id} holds on the first two steps", start, Or(fails(q, 1), fails(q, 2))))
+    joint = (*together, prop)
+    last = INDUCTION_SPAN + 2
+    start = first if steps == 1 else [*system.init(), *facts, *system.steps(0, steps)]
+    later = [*facts, *system.types(), *system.steps(last - steps, last), *held_at(system, invariant, range(last - steps, last)),
+             *[Not(fails(q, k)) for q in joint for k in range(max(first_step(q) + 1, last - steps), last)]]
     held = ", and the properties proved together with it, held" if together else " held"
     for q in joint:
-        after = "two states where it" if q.kind is PropertyKind.ALWAYS else "one on which it"
-        found.append(Obligation(f"{q.id} is kept by every step after {after}{held}", later, fails(q, 3)))
-    if not together:  # proved alone, maybe over one step (search.inductive): that question first
-        one_step = [*facts, *system.types(), *system.trans(2), *[Not(fails(p, 2)) for p in (*invariant, prop)]]
-        after = "a state where it" if prop.kind is PropertyKind.ALWAYS else "one on which it"
-        found[-1] = Obligation(f"{prop.id} is kept by every step after {after} held", one_step, fails(prop, 3), otherwise=found[-1])
+        base = range(first_step(q), steps + 1)
+        found.append(Obligation(f"{q.id} holds {_first(q, steps)}", start, Or([fails(q, k) for k in base])))
+    for q in joint:
+        after = {(PropertyKind.ALWAYS, 1): "a state where it", (PropertyKind.ALWAYS, 2): "two states where it"}.get(
+            (q.kind, steps), "one on which it")
+        found.append(Obligation(f"{q.id} is kept by every step after {after}{held}", later, fails(q, last)))
     return found
 
 
+def _first(prop: Property, steps: int) -> str:
+    """The base case's words: "in the first three states", "on the first step"."""
+    if prop.kind is PropertyKind.ALWAYS:
+        return f"in the first {('two', 'three')[steps - 1]} states"
+    return f"on the first {('step', 'two steps')[steps - 1]}"
+
+
 def discharged(system: TransitionSystem, obligations: list[Obligation], seed: int, budget: Budget) -> list[Answer]:
-    """For each obligation, UNSAT: it holds (or the one it names `otherwise` does); SAT: it fails;
-    UNKNOWN: no answer within the budget. The obligations with the same context are asked
-    together (`_drop_failing`); where a question of several has no answer, each is asked alone."""
+    """For each obligation, UNSAT: it holds; SAT: it fails; UNKNOWN: no answer within the budget.
+    The obligations with the same context are asked together (`_drop_failing`); where a question
+    of several has no answer, each is asked alone."""
     groups: dict[int, list[int]] = {}
     for i, o in enumerate(obligations):
         groups.setdefault(id(o.context), []).append(i)
@@ -210,9 +213,6 @@ def discharged(system: TransitionSystem, obligations: list[Obligation], seed: in
         return {i: Answer.UNSAT if i in held else Answer.SAT for i in members}
 
     answers = {i: a for members in groups.values() for i, a in answered(members).items()}
-    instead = [i for i, o in enumerate(obligations) if o.otherwise is not None and answers[i] is not Answer.UNSAT]
-    if instead:
-        answers |= dict(zip(instead, discharged(system, [obligations[i].otherwise for i in instead], seed, budget)))
     return [answers[i] for i in range(len(obligations))]
 
 
@@ -223,8 +223,8 @@ def proved_with(system: TransitionSystem, props: list[Property], kept: list[Prop
     (`search.inductive`), their base case is the bounded check's."""
     proved_ids = {p.id for p in kept}
     safe = [p for p in props if wrap_safe(p, proved_ids)]
-    proved = inductive(system, safe, seed, facts, budget, kept)
-    return {p: Proof(p, tuple(kept), tuple(q for q in proved if q is not p)) for p in proved}
+    proved, steps = inductive(system, safe, seed, facts, budget, kept)
+    return {p: Proof(p, tuple(kept), tuple(q for q in proved if q is not p), steps) for p in proved}
 
 
 def unreachable(system: TransitionSystem, goals: dict, kept: list[Property], seed: int, facts: list, budget: Budget) -> set:

@@ -6,8 +6,8 @@ is its shortest counterexample's. The steps are built once and reused at every d
 
 `inductive` is induction strengthened with lemmas: the properties, assumed of consecutive states
 (or steps) of any run whatever its first state, cannot fail on the next (one state or step for a
-single property where that is enough, else INDUCTION_SPAN + 1 states). With a bounded check of the
-first INDUCTION_SPAN + 1 states (the base case), that proves them at every depth.
+single property where that is enough, else INDUCTION_SPAN + 1 states). With a bounded check as many
+steps deep as that question (the base case), that proves them at every depth.
 
 Every question has a budget in Z3's resource units (`rlimit`: the same on a loaded machine and an
 idle one), its own or what its phase's earlier questions left, and a wall-clock guard.
@@ -276,10 +276,11 @@ def alone(formulas: list, system: TransitionSystem, seed: int, budget: Budget) -
 
 
 def inductive(system: TransitionSystem, props: list[Property], seed: int, facts: list, budget: Budget,
-              invariant: list[Property] = ()) -> list[Property]:
+              invariant: list[Property] = ()) -> tuple[list[Property], int]:
     """The properties among `props` that the induction step proves, the lemmas `invariant` (an
-    inductive invariant) assumed (their base case is left to the caller: no violation in the first
-    INDUCTION_SPAN + 1 states or steps).
+    inductive invariant) assumed, and the steps of the question that proved them. Their base case
+    is left to the caller: no violation in the first that many steps (states 0 to that many, or
+    the steps into them): the question's steps stand for every step after the first.
 
     The question: assume the lemmas, and every property, on INDUCTION_SPAN + 1 consecutive states
     (on the step into the last of them) of any run whatever its first state, reachable or not; can
@@ -294,8 +295,8 @@ def inductive(system: TransitionSystem, props: list[Property], seed: int, facts:
     if len(props) == 1:
         proved = _inductive_over(system, props, 1, seed, facts, budget, invariant)
         if proved:
-            return proved
-    return _inductive_over(system, props, INDUCTION_SPAN + 1, seed, facts, budget, invariant)
+            return proved, 1
+    return _inductive_over(system, props, INDUCTION_SPAN + 1, seed, facts, budget, invariant), INDUCTION_SPAN + 1
 
 
 def _inductive_over(system: TransitionSystem, props: list[Property], steps: int, seed: int, facts: list, budget: Budget,
