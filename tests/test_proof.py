@@ -170,3 +170,27 @@ def test_every_proof_a_check_claims_passes_certify(name, tmp_path):
         verification = verify(read_certificate(path), ruleset)
         assert verification.valid, (result.prop.id, verification)
         assert verification.checked == 2 * (len(result.certificate.lemmas) + len(result.certificate.together) + 1)
+
+
+def test_coverage_keeps_the_intact_invariant_only_where_houdini_would_keep_it_too():
+    """A removal of a rule the intact lemmas do not rest on (`proof.rules_resting`) skips Houdini:
+    run anyway, Houdini keeps every lemma there; and some rule they rest on makes it drop one."""
+    from zoneproof.check import Intact, _int_reach
+    from zoneproof.model import Behaviour
+    from zoneproof.proof import invariant
+    from zoneproof.search import Budget
+
+    ruleset = load_ruleset("mtg-current")
+    scope = ruleset.scope_for(SMALL)
+    system = TransitionSystem(ruleset, scope, _int_reach(list(PROPS.values()), scope))
+    intact = Intact.of(ruleset, [PROPS["owner-zones"]], scope, system, 0, Budget.phase(60))
+    pool = intact.kept[False]
+    checked = [r.id for r in ruleset.in_force if r.behaviour is not Behaviour.DOCUMENTED]
+    free = [r for r in checked if intact.still_inductive(ruleset.without([r]), False)]
+    assert free and len(free) < len(checked)
+    for rule_id in free:
+        kept = invariant(system, pool, 0, system.rule_values(ruleset.without([rule_id])), Budget.phase(60))
+        assert [p.id for p in kept] == [p.id for p in pool], rule_id
+    dropping = [r for r in checked if r not in free and
+                len(invariant(system, pool, 0, system.rule_values(ruleset.without([r])), Budget.phase(60))) < len(pool)]
+    assert dropping

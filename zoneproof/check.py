@@ -23,7 +23,7 @@ from .model import Scope, slots_for
 from .properties import Property, PropertyKind, stock_properties
 from .replay import execute, first_violation, witnesses
 from .ruleset import Expectation, RuleSet
-from .proof import Proof, invariant, lemmas, proved_with, wrap_safe
+from .proof import Proof, invariant, lemmas, proved_with, rules_resting, wrap_safe
 from .solver import Answer, SolverResult
 from .search import INDUCTION_SPAN, Budget, Deepening, Outcome, first_step, violation_alone
 from .trace import Trace, of_ruleset
@@ -239,7 +239,7 @@ def _checked_on(system: TransitionSystem, ruleset: RuleSet, props: list[Property
     base = min(scope.depth, INDUCTION_SPAN + 1)
     candidates = [p for p in props if expected_to_hold(ruleset, p)] if scope.depth >= INDUCTION_FROM_DEPTH else []
     pool = intact.kept.get(pregame) if intact is not None else None
-    prover = _Prover(system, seed, facts, budget, pregame, pool)
+    prover = _Prover(system, seed, facts, budget, pregame, pool, inductive=intact is not None and intact.still_inductive(ruleset, pregame))
     expected = [p for p in candidates if ruleset.expected(p.id) is not None]
     proofs: dict = {}
     proved: set = set()
@@ -315,10 +315,12 @@ class _Prover:
     """The proofs of one check: the lemmas' invariant (`proof.invariant`) is found once, when first
     needed, and every induction assumes it."""
 
-    def __init__(self, system: TransitionSystem, seed: int, facts: list, budget, pregame: bool, pool: list[Property] | None = None):
+    def __init__(self, system: TransitionSystem, seed: int, facts: list, budget, pregame: bool, pool: list[Property] | None = None,
+                 inductive: bool = False):
+        """`inductive`: the pool is known to be inductive (`Intact.still_inductive`), and is the invariant."""
         self.system, self.seed, self.facts, self.budget, self.pregame = system, seed, facts, budget, pregame
         self.pool = pool if pool is not None else list(lemmas(system.ruleset, pregame))
-        self._kept: list[Property] | None = None  # None: not found yet, or no answer (asked again next time)
+        self._kept: list[Property] | None = self.pool if inductive else None  # None: not found yet, or no answer (asked again)
 
     def kept(self) -> list[Property] | None:
         """The lemmas the invariant keeps; None when Z3 gave no answer."""
@@ -426,16 +428,22 @@ class Intact:
     the bounded check goes deeper (`_base_case_first`)."""
 
     kept: dict[bool, list[Property]]
+    resting: dict[bool, frozenset[str]] = field(default_factory=dict)  # the rules each invariant rests on (`proof.rules_resting`)
 
     @classmethod
     def of(cls, ruleset: RuleSet, props: list[Property], scope: Scope, system: TransitionSystem, seed: int, budget: Budget) -> "Intact":
-        def kept(own: TransitionSystem, pregame: bool) -> list[Property] | None:
-            return _Prover(own, seed, own.rule_values(ruleset), lambda: budget, pregame).kept()
-
-        found = {False: kept(system, False)}
+        systems = {False: system}
         if any(pregame_only(ruleset, p) for p in props):
-            found[True] = kept(pregame_system(ruleset, scope, system.int_reach), True)
-        return cls({pregame: kept for pregame, kept in found.items() if kept is not None})
+            systems[True] = pregame_system(ruleset, scope, system.int_reach)
+        kept = {pregame: _Prover(own, seed, own.rule_values(ruleset), lambda: budget, pregame).kept() for pregame, own in systems.items()}
+        kept = {pregame: lemmas for pregame, lemmas in kept.items() if lemmas is not None}
+        resting = {pregame: rules_resting(systems[pregame], lemmas, seed, budget) for pregame, lemmas in kept.items()}
+        return cls(kept, {pregame: rules for pregame, rules in resting.items() if rules is not None})
+
+    def still_inductive(self, ruleset: RuleSet, pregame: bool) -> bool:
+        """Whether the intact invariant is still inductive with `ruleset`'s rules removed: it rests
+        on none of them."""
+        return pregame in self.resting and not self.resting[pregame] & set(ruleset.removed)
 
 
 def counterexample(system: TransitionSystem, model, k: int, ruleset: RuleSet, prop: Property, scope: Scope, seed: int):

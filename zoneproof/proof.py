@@ -258,6 +258,29 @@ def invariant(system: TransitionSystem, pool: list[Property], seed: int, facts: 
     return [p for p in pool if p.id in _found[key]]
 
 
+def rules_resting(system: TransitionSystem, kept: list[Property], seed: int, budget: Budget) -> frozenset[str] | None:
+    """The rules in force that the lemmas `kept` (inductive with the system's rules in force) rest
+    on: those in Z3's unsat cores of their base case and of their step, the rule literals assumed.
+    With any other rule removed, the same questions are still unsat, so `kept` is still inductive.
+    None when Z3 gives no answer."""
+    ruleset = system.ruleset
+    removed = [Not(system.rule_literal[r]) for r in ruleset.removed]
+    literals = [system.rule_literal[r.id] for r in ruleset.in_force if r.id in system.rule_literal]
+    questions = [
+        [*system.init(), *removed, *system.trans(0), Or([violated_at(system, p, k) for p in kept for k in (0, 1)])],
+        [*removed, *system.types(), *system.trans(1), *held_at(system, kept, (1,)), Or([violated_at(system, p, 2) for p in kept])],
+    ]
+    resting: set[str] = set()
+    for question in questions:
+        solver, copy = isolated(seed)
+        solver.add([copy(f) for f in question])
+        answer = budget.ask(solver, [copy(lit) for lit in literals])
+        if answer.answer is not Answer.UNSAT:
+            return None
+        resting |= {r.id for r in ruleset.in_force if r.id in system.rule_literal and str(system.rule_literal[r.id]) in answer.core}
+    return frozenset(resting)
+
+
 def _houdini(system: TransitionSystem, pool: list[Property], seed: int, facts: list, budget: Budget) -> list[Property] | None:
     base = [*system.init(), *facts, *system.trans(0)]
     pending = _drop_failing(system, pool, base, lambda p: [violated_at(system, p, 0), violated_at(system, p, 1)], seed, budget)
