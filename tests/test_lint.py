@@ -208,6 +208,12 @@ def test_coverage_gives_each_removal_the_verdicts_and_depths_of_a_check_without_
         assert shown(found.removed[rule]) == shown(check_properties(berserk.without([rule]), applicable, scope))
     assert ("markers-kept", "violated", 3) in shown(found.removed["205.4.markers"])
     assert ("owner-zones", "proved", 3) in shown(found.removed["204.4"])
+    from zoneproof.replay import replay_trace
+    for rule, results in found.removed.items():
+        for r in results:
+            if r.verdict.value == "violated":  # the model that found it, not one asked alone: replayed all the same
+                replay, _, _ = replay_trace(r.trace, f"{rule} {r.prop.id}")
+                assert replay.confirms(r.depth), (rule, r.prop.id)
 
 
 def test_the_smaller_game_is_two_cards_a_player_and_nothing_else():

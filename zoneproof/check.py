@@ -183,7 +183,7 @@ def _each_checked(ruleset: RuleSet, props: list[Property], scope: Scope, seed: i
             continue
         own = owner[prop]
         yield _result(own, ruleset, prop, scope, seed, own.rule_values(ruleset), outcomes[prop], proofs.get(prop), time.monotonic() - started, budget,
-                      whole if own is system else own)
+                      whole if own is system else own, any_model=intact is not None)
 
 
 # The states the explicit search keeps, at most, in a check's first stage (`_first_stage`): about
@@ -354,10 +354,12 @@ def _interrupted(ruleset: RuleSet, prop: Property, scope: Scope, known: dict, se
 
 
 def _result(system: TransitionSystem, ruleset: RuleSet, prop: Property, scope: Scope, seed: int, facts: list, outcome: Outcome,
-            proof, seconds: float, budget, whole: TransitionSystem | None = None) -> CheckResult:
+            proof, seconds: float, budget, whole: TransitionSystem | None = None, any_model: bool = False) -> CheckResult:
     """The verdict of the outcome on `system`. A violation found on a slice of the `whole` system is
     asked again alone of the whole system at its depth (the same, the slice being exact), so that
-    its counterexample is the one a check of any other properties with it gives."""
+    its counterexample is the one a check of any other properties with it gives. With `any_model`
+    (coverage's removals, which show no trace), the model that found the violation is the
+    counterexample replayed, whatever else it made fail."""
     if outcome.unknown:
         reached = f"no violation up to depth {outcome.depth}" if outcome.depth >= first_step(prop) else "no depth completed"
         return CheckResult(ruleset, prop, Verdict.UNKNOWN, outcome.depth, seconds, reason=f"{outcome.unknown}: {reached}")
@@ -368,7 +370,8 @@ def _result(system: TransitionSystem, ruleset: RuleSet, prop: Property, scope: S
     k = outcome.depth
     if whole is not None and whole is not system:
         system, facts, outcome = whole, whole.rule_values(ruleset), replace(outcome, alone=False)
-    answer = SolverResult(Answer.SAT, outcome.model) if outcome.alone else violation_alone(system, prop, k, seed, facts, budget())
+    given = outcome.alone or (any_model and outcome.model is not None)
+    answer = SolverResult(Answer.SAT, outcome.model) if given else violation_alone(system, prop, k, seed, facts, budget())
     if answer.answer is Answer.UNKNOWN:
         return CheckResult(ruleset, prop, Verdict.UNKNOWN, k - 1, seconds,
                            reason=f"{answer.reason}: no violation up to depth {k - 1}; it fails at depth {k}, but its counterexample was not found again alone")
