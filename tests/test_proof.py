@@ -104,15 +104,19 @@ def test_a_property_proved_alone_over_one_step_passes_certify(prop_id, tmp_path)
     assert verification.checked == 2 * (len(result.certificate.lemmas) + 1)
 
 
-def test_certify_refuses_a_property_that_one_step_breaks_and_two_do_too(tmp_path):
-    """A hand-made certificate of a property that does not hold: both forms of its last obligation fail."""
+def _verified_with_owner_zones_lemmas(tmp_path, prop_id: str, cites: str, body: str):
+    """certify of a hand-made certificate: owner-zones' lemmas, and the property `body` proved."""
     ruleset = load_ruleset("mtg-current")
     [result] = check_properties(ruleset, [PROPS["owner-zones"]], SMALL)
-    path = tmp_path / "empty-stack.proof.zp"
-    text = certificate_text(result.certificate, ruleset, ruleset.scope_for(SMALL)).replace("# proves: owner-zones", "# proves: empty-stack")
-    text += 'property empty-stack {\n  cites 405.1\n  means "not so"\n  always forall c: object. zone(c) != stack\n}\n'
-    path.write_text(text)
-    verification = verify(read_certificate(path), ruleset)
+    path = tmp_path / f"{prop_id}.proof.zp"
+    text = certificate_text(result.certificate, ruleset, ruleset.scope_for(SMALL)).replace("# proves: owner-zones", f"# proves: {prop_id}")
+    path.write_text(text + f'property {prop_id} {{\n  cites {cites}\n  means "not so"\n  always {body}\n}}\n')
+    return verify(read_certificate(path), ruleset)
+
+
+def test_certify_refuses_a_property_that_one_step_breaks_and_two_do_too(tmp_path):
+    """A hand-made certificate of a property that does not hold: both forms of its last obligation fail."""
+    verification = _verified_with_owner_zones_lemmas(tmp_path, "empty-stack", "405.1", "forall c: object. zone(c) != stack")
     assert not verification.valid
     assert any("empty-stack is kept by every step" in what for what in verification.failed)
 
@@ -120,13 +124,7 @@ def test_certify_refuses_a_property_that_one_step_breaks_and_two_do_too(tmp_path
 def test_certify_refuses_a_property_every_step_keeps_but_the_first_state_breaks(tmp_path):
     """Kept by every step, a property false at the start is no proof: the base case of each form
     (one step deep, then two) is asked, and the last one tried is named as failing."""
-    ruleset = load_ruleset("mtg-current")
-    [result] = check_properties(ruleset, [PROPS["owner-zones"]], SMALL)
-    path = tmp_path / "always-started.proof.zp"
-    text = certificate_text(result.certificate, ruleset, ruleset.scope_for(SMALL)).replace("# proves: owner-zones", "# proves: always-started")
-    text += 'property always-started {\n  cites 103.1\n  means "not so"\n  always forall p: player. started(p)\n}\n'
-    path.write_text(text)
-    verification = verify(read_certificate(path), ruleset)
+    verification = _verified_with_owner_zones_lemmas(tmp_path, "always-started", "103.1", "forall p: player. started(p)")
     assert not verification.valid
     assert verification.failed == ("always-started holds in the first three states",)
 
