@@ -34,7 +34,7 @@ from .model import Scope, slots_for
 from .properties import Property, expr_text, parse_properties
 from .proof import Proof, discharged, obligations, wrap_safe
 from .ruleset import RuleSet
-from .search import INDUCTION_SPAN, Budget
+from .search import Budget, induction_steps
 from .solver import Answer
 
 HEADER = "# zoneproof certificate"
@@ -143,7 +143,7 @@ def verify(certificate: Certificate, ruleset: RuleSet, seed: int = 0, timeout: f
     system = pregame_system(ruleset, c.scope, reach) if pregame_only(ruleset, c.prop) else TransitionSystem(ruleset, c.scope, reach)
     budget = Budget.phase(timeout)
     answers: dict[str, Answer] = {}  # by what each obligation says: the lemmas' are the same in each form
-    for steps in (1, INDUCTION_SPAN + 1) if not c.together else (INDUCTION_SPAN + 1,):
+    for steps in induction_steps(1 + len(c.together)):
         todo = obligations(system, system.rule_values(), list(c.lemmas), c.prop, c.together, steps)
         asked = [o for o in todo if o.what not in answers]
         answers |= {o.what: answer for o, answer in zip(asked, discharged(system, asked, seed, budget))}

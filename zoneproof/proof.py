@@ -23,7 +23,7 @@ from .errors import CheckerBug
 from .model import Zone
 from .properties import COMPARISONS, Apply, BinOp, IntLit, Property, PropertyKind, parse_properties
 from .ruleset import RuleSet
-from .search import INDUCTION_SPAN, Budget, first_step, held_at, inductive, violated_at
+from .search import INDUCTION_SPAN, Budget, first_step, held_at, induction_question, inductive, violated_at
 from .solver import Answer, isolated
 from .terms import Not, Or
 
@@ -171,15 +171,13 @@ def obligations(system: TransitionSystem, facts: list, invariant: list[Property]
     (steps) where the lemmas and every joint property held. Step 1 stands for every later step:
     each is step 1 with its variables renamed."""
     fails = lambda p, k: violated_at(system, p, k)  # noqa: E731
-    first = [*system.init(), *facts, *system.trans(0)]
-    one_step = [*facts, *system.types(), *system.trans(1), *[Not(fails(p, 1)) for p in invariant]]
+    first, one_step = _lemmas_base(system, facts), _lemmas_step(system, facts, invariant)
     found = [Obligation(f"{p.id} holds in the first two states", first, Or(fails(p, 0), fails(p, 1))) for p in invariant]
     found += [Obligation(f"{p.id} is kept by every step", one_step, fails(p, 2)) for p in invariant]
     joint = (*together, prop)
-    last = INDUCTION_SPAN + 2
     start = first if steps == 1 else [*system.init(), *facts, *system.steps(0, steps)]
-    later = [*facts, *system.types(), *system.steps(last - steps, last), *held_at(system, invariant, range(last - steps, last)),
-             *[Not(fails(q, k)) for q in joint for k in range(max(first_step(q) + 1, last - steps), last)]]
+    context, assumed, concluded = induction_question(system, joint, steps, facts, invariant)
+    later = context + [Not(v) for q in joint for v in assumed[q]]
     held = ", and the properties proved together with it, held" if together else " held"
     for q in joint:
         base = range(first_step(q), steps + 1)
@@ -187,8 +185,19 @@ def obligations(system: TransitionSystem, facts: list, invariant: list[Property]
     for q in joint:
         after = {(PropertyKind.ALWAYS, 1): "a state where it", (PropertyKind.ALWAYS, 2): "two states where it"}.get(
             (q.kind, steps), "one on which it")
-        found.append(Obligation(f"{q.id} is kept by every step after {after}{held}", later, fails(q, last)))
+        found.append(Obligation(f"{q.id} is kept by every step after {after}{held}", later, concluded[q]))
     return found
+
+
+def _lemmas_base(system: TransitionSystem, facts: list) -> list:
+    """The context of the lemmas' base case: the start and the first step (they hold in states 0 and 1)."""
+    return [*system.init(), *facts, *system.trans(0)]
+
+
+def _lemmas_step(system: TransitionSystem, facts: list, lemmas: list[Property]) -> list:
+    """The context of the lemmas' step: the lemmas hold in a state 1 otherwise arbitrary, then a step
+    (which must keep them in state 2)."""
+    return [*facts, *system.types(), *system.trans(1), *held_at(system, lemmas, (1,))]
 
 
 def _first(prop: Property, steps: int) -> str:
@@ -267,8 +276,8 @@ def rules_resting(system: TransitionSystem, kept: list[Property], seed: int, bud
     removed = [Not(system.rule_literal[r]) for r in ruleset.removed]
     literals = [system.rule_literal[r.id] for r in ruleset.in_force if r.id in system.rule_literal]
     questions = [
-        [*system.init(), *removed, *system.trans(0), Or([violated_at(system, p, k) for p in kept for k in (0, 1)])],
-        [*removed, *system.types(), *system.trans(1), *held_at(system, kept, (1,)), Or([violated_at(system, p, 2) for p in kept])],
+        [*_lemmas_base(system, removed), Or([violated_at(system, p, k) for p in kept for k in (0, 1)])],
+        [*_lemmas_step(system, removed, kept), Or([violated_at(system, p, 2) for p in kept])],
     ]
     resting: set[str] = set()
     for question in questions:
@@ -282,10 +291,10 @@ def rules_resting(system: TransitionSystem, kept: list[Property], seed: int, bud
 
 
 def _houdini(system: TransitionSystem, pool: list[Property], seed: int, facts: list, budget: Budget) -> list[Property] | None:
-    base = [*system.init(), *facts, *system.trans(0)]
+    base = _lemmas_base(system, facts)
     pending = _drop_failing(system, pool, base, lambda p: [violated_at(system, p, 0), violated_at(system, p, 1)], seed, budget)
     while pending is not None:
-        step = [*facts, *system.types(), *system.trans(1), *[Not(violated_at(system, p, 1)) for p in pending]]
+        step = _lemmas_step(system, facts, pending)
         still = _drop_failing(system, pending, step, lambda p: [violated_at(system, p, 2)], seed, budget, once=True)
         if still is None or len(still) == len(pending):
             return still

@@ -292,22 +292,38 @@ def inductive(system: TransitionSystem, props: list[Property], seed: int, facts:
     (one of them holds only because another did a step earlier). Each question runs in a Z3 context
     of its own: the bounded searches, and the counterexamples they find, stay as they would be
     without it."""
-    if len(props) == 1:
-        proved = _inductive_over(system, props, 1, seed, facts, budget, invariant)
+    *tried_first, steps = induction_steps(len(props))
+    for shorter in tried_first:
+        proved = _inductive_over(system, props, shorter, seed, facts, budget, invariant)
         if proved:
-            return proved, 1
-    return _inductive_over(system, props, INDUCTION_SPAN + 1, seed, facts, budget, invariant), INDUCTION_SPAN + 1
+            return proved, shorter
+    return _inductive_over(system, props, steps, seed, facts, budget, invariant), steps
+
+
+def induction_steps(count: int) -> tuple[int, ...]:
+    """The steps of the induction's questions for `count` properties proved together, in the order
+    they are asked: one step first for a single property."""
+    return (1, INDUCTION_SPAN + 1) if count == 1 else (INDUCTION_SPAN + 1,)
+
+
+# The state (or the step into the state) an induction's question concludes about.
+CONCLUDED_AT = INDUCTION_SPAN + 2
+
+
+def induction_question(system: TransitionSystem, props, steps: int, facts: list, invariant) -> tuple[list, dict, dict]:
+    """The induction's question over `steps` steps, to CONCLUDED_AT: its context (the steps, and the
+    lemmas `invariant` holding before the last), and for each property the violations assumed
+    away (it held on the states or steps before) and the one concluded about."""
+    first = CONCLUDED_AT - steps
+    context = [*facts, *system.types(), *system.steps(first, CONCLUDED_AT), *held_at(system, invariant, range(first, CONCLUDED_AT))]
+    assumed = {p: [violated_at(system, p, k) for k in range(max(first_step(p) + 1, first), CONCLUDED_AT)] for p in props}
+    return context, assumed, {p: violated_at(system, p, CONCLUDED_AT) for p in props}
 
 
 def _inductive_over(system: TransitionSystem, props: list[Property], steps: int, seed: int, facts: list, budget: Budget,
                     invariant: list[Property]) -> list[Property]:
     """`inductive`'s question over `steps` steps."""
-    last = INDUCTION_SPAN + 2  # the state (or the step into the state) the induction concludes about
-    first = last - steps
-    context = [*facts, *system.types(), *system.steps(first, last),
-               *held_at(system, invariant, range(first, last))]
-    assumed = {p: [violated_at(system, p, k) for k in range(max(first_step(p) + 1, first), last)] for p in props}
-    concluded = {p: violated_at(system, p, last) for p in props}
+    context, assumed, concluded = induction_question(system, props, steps, facts, invariant)
     pending = list(props)
     while pending:
         solver, copy = isolated(seed)
