@@ -274,7 +274,7 @@ def rules_resting(system: TransitionSystem, kept: list[Property], seed: int, bud
     None when Z3 gives no answer."""
     ruleset = system.ruleset
     removed = [Not(system.rule_literal[r]) for r in ruleset.removed]
-    literals = [system.rule_literal[r.id] for r in ruleset.in_force if r.id in system.rule_literal]
+    literals = {r.id: system.rule_literal[r.id] for r in ruleset.in_force if r.id in system.rule_literal}
     questions = [
         [*_lemmas_base(system, removed), Or([violated_at(system, p, k) for p in kept for k in (0, 1)])],
         [*_lemmas_step(system, removed, kept), Or([violated_at(system, p, 2) for p in kept])],
@@ -283,10 +283,10 @@ def rules_resting(system: TransitionSystem, kept: list[Property], seed: int, bud
     for question in questions:
         solver, copy = isolated(seed)
         solver.add([copy(f) for f in question])
-        answer = budget.ask(solver, [copy(lit) for lit in literals])
+        answer = budget.ask(solver, [copy(lit) for lit in literals.values()])
         if answer.answer is not Answer.UNSAT:
             return None
-        resting |= {r.id for r in ruleset.in_force if r.id in system.rule_literal and str(system.rule_literal[r.id]) in answer.core}
+        resting |= {rule_id for rule_id, lit in literals.items() if str(lit) in answer.core}
     return frozenset(resting)
 
 
