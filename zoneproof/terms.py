@@ -98,27 +98,37 @@ def renamed(terms: list, pairs: list[tuple]) -> list:
     return [z3.BoolRef(z3core.Z3_substitute(ctx.ref(), term.ast, len(pairs), sources, targets), ctx) for term in terms]
 
 
-def constant_names(terms: Iterable) -> set[str]:
+def constant_names(terms: Iterable, memo: dict | None = None) -> set[str]:
     """The names of the variables (uninterpreted constants) that occur in the terms, walked through
-    the C API: several times faster than z3py's `children()`, which wraps every subterm it meets."""
+    the C API: several times faster than z3py's `children()`, which wraps every subterm it meets.
+    `memo` (by AST id: the names under it) may be shared by calls on terms of one context that
+    share subterms, each of which is then walked once."""
     terms = list(terms)
     if not terms:
         return set()
     ctx = terms[0].ctx.ref()
+    memo = {} if memo is None else memo
     names: set[str] = set()
-    seen: set[int] = set()
-    pending = [t.as_ast() for t in terms]
-    while pending:
-        ast = pending.pop()
-        key = z3core.Z3_get_ast_id(ctx, ast)
-        if key in seen or z3core.Z3_get_ast_kind(ctx, ast) != z3.Z3_APP_AST:
-            continue
-        seen.add(key)
-        count = z3core.Z3_get_app_num_args(ctx, ast)
-        if count:
-            pending.extend(z3core.Z3_get_app_arg(ctx, ast, i) for i in range(count))
-            continue
-        decl = z3core.Z3_get_app_decl(ctx, ast)
-        if z3core.Z3_get_decl_kind(ctx, decl) == z3.Z3_OP_UNINTERPRETED:
-            names.add(z3core.Z3_get_symbol_string(ctx, z3core.Z3_get_decl_name(ctx, decl)))
+    for term in terms:
+        root = term.as_ast()
+        pending = [(root, False)]
+        while pending:
+            ast, children_done = pending.pop()
+            key = z3core.Z3_get_ast_id(ctx, ast)
+            if key in memo:
+                continue
+            if z3core.Z3_get_ast_kind(ctx, ast) != z3.Z3_APP_AST:
+                memo[key] = frozenset()
+                continue
+            args = [z3core.Z3_get_app_arg(ctx, ast, i) for i in range(z3core.Z3_get_app_num_args(ctx, ast))]
+            if not args:
+                decl = z3core.Z3_get_app_decl(ctx, ast)
+                uninterpreted = z3core.Z3_get_decl_kind(ctx, decl) == z3.Z3_OP_UNINTERPRETED
+                memo[key] = frozenset([z3core.Z3_get_symbol_string(ctx, z3core.Z3_get_decl_name(ctx, decl))] if uninterpreted else ())
+            elif children_done:
+                memo[key] = frozenset().union(*(memo[z3core.Z3_get_ast_id(ctx, x)] for x in args))
+            else:
+                pending.append((ast, True))
+                pending.extend((x, False) for x in args)
+        names |= memo[z3core.Z3_get_ast_id(ctx, root)]
     return names

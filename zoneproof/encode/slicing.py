@@ -42,9 +42,9 @@ def part_of(name: str) -> str | None:
     return base
 
 
-def parts_read(terms) -> set[str]:
-    """The parts whose variables occur in the terms."""
-    return {part for name in constant_names(terms) if (part := part_of(name)) is not None}
+def parts_read(terms, memo: dict | None = None) -> set[str]:
+    """The parts whose variables occur in the terms (`memo`: as `terms.constant_names`)."""
+    return {part for name in constant_names(terms, memo) if (part := part_of(name)) is not None}
 
 
 def rules_deciding(system: TransitionSystem, kinds) -> set[str]:
@@ -75,10 +75,10 @@ class Dependencies:
 
     def __init__(self, system: TransitionSystem):
         self.system = system
-        pieces = system.pieces(1)
-        self.common = {part: parts_read(terms) for part, terms in pieces.common.items()}
-        self.guard = {k: parts_read(p.get(GUARD, [])) for k, p in pieces.kinds.items()}
-        self.reads = {k: {part: parts_read(terms) for part, terms in p.items() if part != GUARD} for k, p in pieces.kinds.items()}
+        pieces, memo = system.pieces(1), {}
+        self.common = {part: parts_read(terms, memo) for part, terms in pieces.common.items()}
+        self.guard = {k: parts_read(p.get(GUARD, []), memo) for k, p in pieces.kinds.items()}
+        self.reads = {k: {part: parts_read(terms, memo) for part, terms in p.items() if part != GUARD} for k, p in pieces.kinds.items()}
         self.writes = {
             k: {part for part, terms in p.items() if part != GUARD and not all(_is_frame(x) for x in terms)}
             for k, p in pieces.kinds.items()
@@ -99,12 +99,11 @@ class Dependencies:
             needed = grown
 
 
-def property_parts(system: TransitionSystem, props: list[Property]) -> set[str]:
-    """The parts the properties read (at a step in the middle of a run, so that a step property's
-    primed functions are read too)."""
+def _read_at_step_1(system: TransitionSystem, props: list[Property]) -> dict[Property, z3.BoolRef]:
+    """Each property's formula at a step in the middle of a run, so that a step property's primed
+    functions are read too."""
     from ..evaluate import evaluate
-    terms = [evaluate(p, SymbolicBackend(system, 1), system.slots, system.players) for p in props]
-    return parts_read(terms)
+    return {p: evaluate(p, SymbolicBackend(system, 1), system.slots, system.players) for p in props}
 
 
 def sliced(system: TransitionSystem, props: list[Property]) -> TransitionSystem:
@@ -112,27 +111,27 @@ def sliced(system: TransitionSystem, props: list[Property]) -> TransitionSystem:
     system) when the cone keeps every action kind (then it leaves out at most the frame conditions
     of a few parts, and an unrolling of its own would cost more than it saves)."""
     deps = Dependencies(system)
-    needed, kinds = deps.closure(property_parts(system, props), set())
-    if any(p.kind is PropertyKind.STEP for p in props):
-        while True:
-            visible = {k for k in system.kinds if k not in kinds and _standstill_violates(system, props, k, needed)}
-            if not visible:
-                break
-            needed, kinds = deps.closure(needed, kinds | visible)
+    read = _read_at_step_1(system, props)
+    needed, kinds = deps.closure(parts_read(list(read.values())), set())
+    violated = [Not(term) for p, term in read.items() if p.kind is PropertyKind.STEP]
+    while violated:
+        visible = {k for k in system.kinds if k not in kinds and _standstill_violates(system, violated, k, needed)}
+        if not visible:
+            break
+        needed, kinds = deps.closure(needed, kinds | visible)
     if set(system.kinds) <= kinds:
         return system
     return TransitionSystem(system.ruleset, system.scope, system.int_reach, slice=Slice(frozenset(kinds), frozenset(needed)))
 
 
-def _standstill_violates(system: TransitionSystem, props: list[Property], kind: ActionKind, needed: set[str]) -> bool:
-    """Whether a step of `kind` that leaves every needed part as it was can violate a step property
-    (from any state: an over-approximation, so a kind it cannot rule out is kept)."""
-    from ..evaluate import evaluate
+def _standstill_violates(system: TransitionSystem, violated: list, kind: ActionKind, needed: set[str]) -> bool:
+    """Whether a step of `kind` that leaves every needed part as it was can make one of `violated`
+    (the step properties' violations at step 1) hold, from any state: an over-approximation, so a
+    kind it cannot rule out is kept."""
     s, s2, a = system.state(1), system.state(2), system.step(1)
     same = [s2.field(f, c) == s.field(f, c) for f in ASSIGNED_FIELDS if f in needed for c in range(len(system.slots))]
     if "order" in needed:
         same += [s2.above[pair] == s.above[pair] for pair in s.above]
-    violated = [Not(evaluate(p, SymbolicBackend(system, 1), system.slots, system.players)) for p in props if p.kind is PropertyKind.STEP]
     solver = new_solver(system.ctx, 0)
     solver.add(system.rule_values() + same + [a.kind == system.codes.kind[kind], system.codes.any_of(violated)])
     return check(solver, [], 10_000, units_for(10)).answer is not Answer.UNSAT
