@@ -8,6 +8,7 @@ import z3
 
 from zoneproof.certify import certificate_text, read_certificate, verify
 from zoneproof.check import Verdict, check_properties
+from zoneproof.errors import InputError
 from zoneproof.encode.system import TransitionSystem
 from zoneproof.explicit import check_explicitly
 from zoneproof.model import Scope
@@ -104,12 +105,15 @@ def test_a_property_proved_alone_over_one_step_passes_certify(prop_id, tmp_path)
     assert verification.checked == 2 * (len(result.certificate.lemmas) + 1)
 
 
-def _verified_with_owner_zones_lemmas(tmp_path, prop_id: str, cites: str, body: str):
-    """certify of a hand-made certificate: owner-zones' lemmas, and the property `body` proved."""
+def _verified_with_owner_zones_lemmas(tmp_path, prop_id: str, cites: str, body: str, steps: str | None = None):
+    """certify of a hand-made certificate: owner-zones' lemmas, and the property `body` proved, with
+    the steps line `steps` (none: both forms are asked)."""
     ruleset = load_ruleset("mtg-current")
     [result] = check_properties(ruleset, [PROPS["owner-zones"]], SMALL)
     path = tmp_path / f"{prop_id}.proof.zp"
     text = certificate_text(result.certificate, ruleset, ruleset.scope_for(SMALL)).replace("# proves: owner-zones", f"# proves: {prop_id}")
+    assert f"# steps: {result.certificate.steps}\n" in text
+    text = text.replace(f"# steps: {result.certificate.steps}\n", "" if steps is None else f"# steps: {steps}\n")
     path.write_text(text + f'property {prop_id} {{\n  cites {cites}\n  means "not so"\n  always {body}\n}}\n')
     return verify(read_certificate(path), ruleset)
 
@@ -127,6 +131,18 @@ def test_certify_refuses_a_property_every_step_keeps_but_the_first_state_breaks(
     verification = _verified_with_owner_zones_lemmas(tmp_path, "always-started", "103.1", "forall p: player. started(p)")
     assert not verification.valid
     assert verification.failed == ("always-started holds in the first three states",)
+
+
+@pytest.mark.parametrize("steps, base", [("1", "two"), ("2", "three")])
+def test_certify_asks_the_form_its_steps_line_names(tmp_path, steps, base):
+    """A steps line names the one form certify asks: its base case is the one named as failing."""
+    verification = _verified_with_owner_zones_lemmas(tmp_path, "always-started", "103.1", "forall p: player. started(p)", steps)
+    assert verification.failed == (f"always-started holds in the first {base} states",)
+
+
+def test_certify_refuses_a_steps_line_of_no_form(tmp_path):
+    with pytest.raises(InputError, match="steps line must be one of 1, 2, got '3'"):
+        _verified_with_owner_zones_lemmas(tmp_path, "always-started", "103.1", "forall p: player. started(p)", "3")
 
 
 def test_every_proof_agrees_with_the_explicit_search_of_every_run_to_the_depth():
@@ -162,6 +178,7 @@ def test_every_proof_a_check_claims_passes_certify(name, tmp_path):
     scope = Scope(players=2, cards=2, sideboard=1, tokens=1, depth=4) if LONG else SMALL
     proved = [r for r in check_properties(ruleset, list(stock_properties()), scope) if r.verdict is Verdict.PROVED]
     assert len(proved) >= 10
+    assert any(r.certificate.steps == 1 and r.certificate.together for r in proved)  # a joint proof over one step
     for result in proved:
         path = tmp_path / f"{result.prop.id}.proof.zp"
         path.write_text(certificate_text(result.certificate, ruleset, ruleset.scope_for(scope)))

@@ -10,13 +10,15 @@ comments that name what it is about:
     # together: stack-lifo, ...  (the properties proved jointly with it, if any)
     # removed: 400.3, 400.4a      (the rules removed from the rule set, if any)
     # runs: the pregame's actions alone (a property only a pregame action can violate)
+    # steps: 1                    (the steps of the induction's question that proved it)
 
 `certify` rebuilds the transition system of the rule set in that scope (of the pregame's actions
 alone for a property only a pregame action can violate: `slicing.pregame_only`), in a Z3 context
 of its own, and asks every obligation of proof.obligations: the invariant holds initially, every
-step keeps it, and it implies the property. A property proved alone is first asked to be kept over
-one step, with its base case one step deep; where that fails, over two steps with a base case of
-two (the two forms of `search.inductive`).
+step keeps it, and it implies the property. The property (with those proved together with it) is
+first asked to be kept over one step, with its base case one step deep; where that fails, over two
+steps with a base case of two (the two forms of `search.inductive`); the steps line, where there
+is one, names the form to ask.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from .model import Scope, slots_for
 from .properties import Property, expr_text, parse_properties
 from .proof import Proof, discharged, obligations, wrap_safe
 from .ruleset import RuleSet
-from .search import Budget, induction_steps
+from .search import INDUCTION_STEPS, Budget
 from .solver import Answer
 
 HEADER = "# zoneproof certificate"
@@ -56,6 +58,7 @@ def certificate_text(proof: Proof, ruleset: RuleSet, scope: Scope) -> str:
         lines.append(f"# removed: {', '.join(ruleset.removed)}")
     if pregame_only(ruleset, prop):
         lines.append(f"# runs: {PREGAME_RUNS}")
+    lines.append(f"# steps: {proof.steps}")
     lines.append(f"# rule set: {ruleset.name} (sha256 {ruleset.sha256})")
     return "\n".join(lines) + "\n\n" + "\n".join(property_text(p) for p in (*proof.lemmas, *proof.together, prop))
 
@@ -67,6 +70,7 @@ class Certificate:
     scope: Scope
     removed: tuple[str, ...]
     together: tuple[Property, ...] = ()  # proved jointly with `prop` (each induction step assumes them all)
+    steps: tuple[int, ...] = INDUCTION_STEPS  # the forms of the induction to ask, in order
 
 
 def read_certificate(path: Path) -> Certificate:
@@ -95,7 +99,16 @@ def read_certificate(path: Path) -> Certificate:
     if unknown:
         raise InputError(f"the together line names {', '.join(unknown)}, which the certificate does not define", Location(shown, head["together"][1]))
     return Certificate(props[-1], tuple(p for p in props[:-1] if p.id not in together), _scope(head["scope"][0], Location(shown, head["scope"][1])),
-                       _names(head.get("removed", ("", 0))[0]), tuple(p for p in props[:-1] if p.id in together))
+                       _names(head.get("removed", ("", 0))[0]), tuple(p for p in props[:-1] if p.id in together), _steps(head.get("steps"), shown))
+
+
+def _steps(line: tuple[str, int] | None, shown: str) -> tuple[int, ...]:
+    if line is None:
+        return INDUCTION_STEPS
+    value, number = line
+    if value.strip() not in {str(steps) for steps in INDUCTION_STEPS}:
+        raise InputError(f"the steps line must be one of {', '.join(map(str, INDUCTION_STEPS))}, got {value.strip()!r}", Location(shown, number))
+    return (int(value),)
 
 
 def _names(value: str) -> tuple[str, ...]:
@@ -143,7 +156,7 @@ def verify(certificate: Certificate, ruleset: RuleSet, seed: int = 0, timeout: f
     system = pregame_system(ruleset, c.scope, reach) if pregame_only(ruleset, c.prop) else TransitionSystem(ruleset, c.scope, reach)
     budget = Budget.phase(timeout)
     answers: dict[str, Answer] = {}  # by what each obligation says: the lemmas' are the same in each form
-    for steps in induction_steps(1 + len(c.together)):
+    for steps in c.steps:
         todo = obligations(system, system.rule_values(), list(c.lemmas), c.prop, c.together, steps)
         asked = [o for o in todo if o.what not in answers]
         answers |= {o.what: answer for o, answer in zip(asked, discharged(system, asked, seed, budget))}

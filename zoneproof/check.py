@@ -259,9 +259,13 @@ def _checked_on(system: TransitionSystem, ruleset: RuleSet, props: list[Property
         outcomes = deepening.first_violations(bound | {h: based(h) for h in helpers if h in proved}, budget())
         while True:
             failed = {p for p in proved if outcomes[p].violated or outcomes[p].unknown}
+            shallower = {p: based(p) for p in proved if p not in failed and outcomes[p].depth < based(p)}
+            if shallower:  # proved again with fewer, over more steps: the base case goes as deep
+                outcomes |= deepening.first_violations(shallower, budget(), start=min(outcomes[p].depth for p in shallower) + 1)
+                continue
             if not failed:
                 break
-            proofs = prover.proved([p for p in proved if p not in failed])  # fewer together: never a longer base case
+            proofs = prover.proved([p for p in proved if p not in failed])
             still = set(proofs)
             dropped = [p for p in proved - failed - still if p not in helpers]
             proved = still
@@ -295,7 +299,7 @@ def _proved_with_helpers(prover: "_Prover", unproved: list[Property], helpers: l
     """The proofs of the properties `unproved` that the induction finds when they are proved
     together with the helpers (`_helpers`), with those helpers' own proofs: the caller checks
     their base case like the others'. Empty when no property of `unproved` is proved so."""
-    joint = prover.proved([*unproved, *helpers])
+    joint = prover.proved([*unproved, *helpers], wanted=unproved)
     return joint if any(p in joint for p in unproved) else {}
 
 
@@ -328,11 +332,11 @@ class _Prover:
             self._kept = invariant(self.system, self.pool, self.seed, self.facts, self.budget())
         return self._kept
 
-    def proved(self, candidates: list[Property]) -> dict:
+    def proved(self, candidates: list[Property], wanted: list[Property] | None = None) -> dict:
         kept = self.kept() if candidates else None
         if kept is None:
             return {}
-        return proved_with(self.system, candidates, kept, self.seed, self.facts, self.budget())
+        return proved_with(self.system, candidates, kept, self.seed, self.facts, self.budget(), wanted)
 
 
 def _interrupted(ruleset: RuleSet, prop: Property, scope: Scope, known: dict, seconds: float, proof: Proof | None = None) -> CheckResult:
@@ -340,7 +344,7 @@ def _interrupted(ruleset: RuleSet, prop: Property, scope: Scope, known: dict, se
     proved where induction had proved it and the base cases of it and of every property proved
     together with it were finished, with no violation."""
     outcome = known.get(prop)
-    finished = lambda q: q in known and not known[q].violated and not known[q].unknown  # noqa: E731
+    finished = lambda q: q in known and not known[q].violated and not known[q].unknown and known[q].depth >= min(scope.depth, proof.steps)  # noqa: E731
     if proof is not None and all(finished(q) for q in (prop, *proof.together)):
         return CheckResult(ruleset, prop, Verdict.PROVED, scope.depth, seconds, certificate=proof)
     if outcome is not None and outcome.violated:

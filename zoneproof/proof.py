@@ -163,7 +163,7 @@ def obligations(system: TransitionSystem, facts: list, invariant: list[Property]
                 together: tuple[Property, ...] = (), steps: int = INDUCTION_SPAN + 1) -> list[Obligation]:
     """What makes `invariant` (state lemmas) and `prop` hold at every depth, with the properties
     `together` proved jointly with it, by an induction over `steps` steps (the shapes of
-    `search.inductive`: one step for a property proved alone where that is enough). The lemmas
+    `search.inductive`: one step where that is enough). The lemmas
     hold in the first two states and every step from a state where they hold keeps them (each
     asked of no more steps than it speaks of: a step after it would hide a state that has none).
     Each of the joint properties holds in the first `steps` + 1 states (an always property) or on
@@ -226,13 +226,13 @@ def discharged(system: TransitionSystem, obligations: list[Obligation], seed: in
 
 
 def proved_with(system: TransitionSystem, props: list[Property], kept: list[Property], seed: int, facts: list,
-                budget: Budget) -> dict[Property, Proof]:
+                budget: Budget, wanted: list[Property] | None = None) -> dict[Property, Proof]:
     """The properties among `props` that the induction step proves with the lemmas `kept` (an
     inductive invariant) assumed: the properties' step is asked of all of them together
-    (`search.inductive`), their base case is the bounded check's."""
+    (`search.inductive`, `wanted` as there), their base case is the bounded check's."""
     proved_ids = {p.id for p in kept}
     safe = [p for p in props if wrap_safe(p, proved_ids)]
-    proved, steps = inductive(system, safe, seed, facts, budget, kept)
+    proved, steps = inductive(system, safe, seed, facts, budget, kept, None if wanted is None else [p for p in wanted if p in safe])
     return {p: Proof(p, tuple(kept), tuple(q for q in proved if q is not p), steps) for p in proved}
 
 

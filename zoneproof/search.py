@@ -5,8 +5,8 @@ asks whether some property still pending fails there, so the first depth at whic
 is its shortest counterexample's. The steps are built once and reused at every depth.
 
 `inductive` is induction strengthened with lemmas: the properties, assumed of consecutive states
-(or steps) of any run whatever its first state, cannot fail on the next (one state or step for a
-single property where that is enough, else INDUCTION_SPAN + 1 states). With a bounded check as many
+(or steps) of any run whatever its first state, cannot fail on the next (one state or step where
+that is enough, else INDUCTION_SPAN + 1 states). With a bounded check as many
 steps deep as that question (the base case), that proves them at every depth.
 
 Every question has a budget in Z3's resource units (`rlimit`: the same on a loaded machine and an
@@ -276,7 +276,7 @@ def alone(formulas: list, system: TransitionSystem, seed: int, budget: Budget) -
 
 
 def inductive(system: TransitionSystem, props: list[Property], seed: int, facts: list, budget: Budget,
-              invariant: list[Property] = ()) -> tuple[list[Property], int]:
+              invariant: list[Property] = (), wanted: list[Property] | None = None) -> tuple[list[Property], int]:
     """The properties among `props` that the induction step proves, the lemmas `invariant` (an
     inductive invariant) assumed, and the steps of the question that proved them. Their base case
     is left to the caller: no violation in the first that many steps (states 0 to that many, or
@@ -286,24 +286,23 @@ def inductive(system: TransitionSystem, props: list[Property], seed: int, facts:
     (on the step into the last of them) of any run whatever its first state, reachable or not; can
     one of them fail on the next state (step)? Unsat proves them all. The run starts at state 1, so
     that its steps are shaped like every step after the first (step 0 has no step before it). A
-    model drops the properties it makes fail, and the rest are asked again. A single property is
-    first asked over one step (assumed of one state, or of the step into it): half the unrolling,
-    about twice as fast where it is enough; properties proved together may need the longer question
-    (one of them holds only because another did a step earlier). Each question runs in a Z3 context
-    of its own: the bounded searches, and the counterexamples they find, stay as they would be
-    without it."""
-    *tried_first, steps = induction_steps(len(props))
-    for shorter in tried_first:
-        proved = _inductive_over(system, props, shorter, seed, facts, budget, invariant)
+    model drops the properties it makes fail, and the rest are asked again. The question is first
+    asked over one step (assumed of one state, or of the step into it): half the unrolling, and a
+    base case one step deep, where that proves all the properties `wanted` (all of them unless
+    named: the others help); a model that breaks one of those sends them all to the question over
+    INDUCTION_SPAN + 1 steps (one property may hold only because another did a step earlier).
+    Each question runs in a Z3 context of its own: the bounded searches, and the counterexamples
+    they find, stay as they would be without it."""
+    *first_tried, steps = INDUCTION_STEPS
+    for shorter in first_tried:
+        proved = _inductive_over(system, props, shorter, seed, facts, budget, invariant, props if wanted is None else wanted)
         if proved:
             return proved, shorter
     return _inductive_over(system, props, steps, seed, facts, budget, invariant), steps
 
 
-def induction_steps(count: int) -> tuple[int, ...]:
-    """The steps of the induction's questions for `count` properties proved together, in the order
-    they are asked: one step first for a single property."""
-    return (1, INDUCTION_SPAN + 1) if count == 1 else (INDUCTION_SPAN + 1,)
+# The steps of the induction's questions, in the order they are asked (`inductive`).
+INDUCTION_STEPS = (1, INDUCTION_SPAN + 1)
 
 
 # The state (or the step into the state) an induction's question concludes about.
@@ -321,8 +320,8 @@ def induction_question(system: TransitionSystem, props, steps: int, facts: list,
 
 
 def _inductive_over(system: TransitionSystem, props: list[Property], steps: int, seed: int, facts: list, budget: Budget,
-                    invariant: list[Property]) -> list[Property]:
-    """`inductive`'s question over `steps` steps."""
+                    invariant: list[Property], wanted: list[Property] = ()) -> list[Property]:
+    """`inductive`'s question over `steps` steps: none proved once a model breaks one of `wanted`."""
     context, assumed, concluded = induction_question(system, props, steps, facts, invariant)
     pending = list(props)
     while pending:
@@ -334,5 +333,7 @@ def _inductive_over(system: TransitionSystem, props: list[Property], steps: int,
         if answer.answer is Answer.UNKNOWN:
             return []
         model = answer.model.translate(system.ctx)
+        if any(_holds_in(model, concluded[p]) for p in wanted):
+            return []
         pending = [p for p in pending if not _holds_in(model, concluded[p])]
     return []
