@@ -73,3 +73,18 @@ def test_a_check_that_runs_out_of_units_stops_at_the_same_depth_on_a_loaded_mach
     assert idle == loaded
     [(verdict, depth, reason)] = idle
     assert verdict is Verdict.UNKNOWN and reason.startswith("budget") and depth == 4
+
+
+def test_the_wall_clock_guard_is_looser_than_the_units(monkeypatch):
+    """`--timeout 10` gives each question (and each phase) the units of 10 s, which Z3 spends in
+    less than 10 s here, and 30 s of wall-clock time: on a machine loaded up to three times over,
+    the units run out first."""
+    asked = []
+    monkeypatch.setattr("zoneproof.search.check", lambda solver, assumptions, timeout_ms, rlimit: asked.append((timeout_ms, rlimit)) or
+                        solver_module.SolverResult(Answer.UNSAT))
+    solver = new_solver(z3.Context(), 0)
+    for budget in (Budget.each(10), Budget.phase(10)):
+        budget.ask(solver, [])
+    for timeout_ms, rlimit in asked:
+        assert rlimit == solver_module.units_for(10)
+        assert 29_000 < timeout_ms <= 30_000

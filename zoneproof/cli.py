@@ -127,8 +127,9 @@ def seed_option(command):
 
 def timeout_option(what: str):
     return click.option("--timeout", default=60.0, show_default=True, callback=_positive_seconds,
-                        help=f"Seconds allowed per {what} (more than 0, at most 1000000), and Z3's resource units in proportion"
-                             " (solver.UNITS_PER_SECOND a second), which run out first and the same on a loaded machine.")
+                        help=f"Z3's resource units per {what}, so many seconds' worth (more than 0, at most 1000000;"
+                             " solver.UNITS_PER_SECOND a second), counted the same on a loaded machine; three times as"
+                             " many seconds of wall-clock time are an outer guard.")
 
 
 def jobs_option(tasks: str):

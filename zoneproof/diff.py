@@ -37,7 +37,7 @@ from .scenario import name_the_refusal, scenario_from_trace
 from .proof import invariant, lemmas, unreachable
 from .search import INDUCTION_SPAN, Budget, violated_at
 from .simulate import RUN_LENGTH, RUNS, differing_runs
-from .solver import Answer, new_solver, units_for
+from .solver import Answer, new_solver
 from .terms import And, Not
 from .trace import Trace, of_ruleset
 
@@ -269,7 +269,7 @@ def _searched(product: _Product, solver, allowing: str, refusing: str, sides: di
     allows and `refusing` does not; returns the kinds it shows none of (unknowns are problems)."""
     remaining = list(remaining)
     within = [z3.Not(x) for x in product.last[steps:]]
-    budget = Budget(int(timeout * PRODUCT_UNITS_PER_SECOND), seconds=timeout)
+    budget = Budget.each(timeout, int(timeout * PRODUCT_UNITS_PER_SECOND))
     while remaining:
         answer = budget.ask(solver, product.kinds(remaining) + within)
         if answer.answer is Answer.UNKNOWN:
@@ -305,7 +305,7 @@ def _alike_after_the_base(product: _Product, allowing: str, refusing: str, kinds
     no step from a state where the structural lemmas of both hold (`proof.invariant`, each side's
     own) is, and every state both reach from the start is one. Empty when an invariant or the
     question has no answer."""
-    budget = Budget(units_for(timeout), seconds=timeout)
+    budget = Budget.each(timeout)
     e, other = product.enc[allowing], product.enc[refusing]
     kept = [invariant(side, list(lemmas(side.ruleset)), seed, side.rule_values(), budget) for side in (e, other)]
     if None in kept:

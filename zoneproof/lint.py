@@ -34,7 +34,7 @@ from .ruleset import RuleSet
 from .proof import Proof, invariant, lemmas, proved_with, unreachable
 from .simulate import RUN_LENGTH, RUNS, found_witnesses, lifted_witness, pregame_witnesses
 from .search import INDUCTION_SPAN, Budget, Deepening, Goal, Outcome, first_step, violated_at
-from .solver import Answer, SolverResult, new_solver, units_for
+from .solver import Answer, SolverResult, new_solver
 from .terms import And, Not, Xor
 from .trace import Trace, of_ruleset
 
@@ -144,8 +144,8 @@ class LintReport:
 
 
 def lint(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int = 0, timeout: float = 60.0) -> LintReport:
-    """Every lint check of one rule set; each question may use `timeout` seconds and the resource
-    units of as many (`solver.units_for`).
+    """Every lint check of one rule set; each question may use the resource units of `timeout`
+    seconds (`search.Budget.each`).
 
     After the start of a game, every other question is a goal of one deepening (`search.Deepening`)
     to the depth bound: each action and each trigger of a property taken or fired (a probe
@@ -156,7 +156,7 @@ def lint(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int = 0, t
     progress.working_on(ruleset.label, "lint")
     started = time.monotonic()
     scope = ruleset.scope_for(scope)
-    budget = Budget(units_for(timeout), seconds=timeout)
+    budget = Budget.each(timeout)
     start = ConflictSearch()
     try:
         start = initial_conflict(ruleset, scope, seed, budget)

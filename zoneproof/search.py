@@ -29,7 +29,7 @@ from .encode.system import TransitionSystem
 from .errors import CheckerBug, Interrupted
 from .evaluate import evaluate
 from .properties import Property, PropertyKind
-from .solver import Answer, SolverResult, check, isolated, new_solver, resource_count, restated, units_for
+from .solver import Answer, SolverResult, check, guard_for, isolated, new_solver, resource_count, restated, units_for
 from .terms import Implies, Not, Or
 
 # The states (or steps) an induction hypothesis spans: a property assumed of INDUCTION_SPAN in a
@@ -66,7 +66,8 @@ class Units:
 class Budget:
     """What questions may cost: Z3's resource units, and wall-clock seconds as an outer guard:
     until `deadline`, and at most `seconds` for any one question. The units are `rlimit` for each
-    question or, with `shared` (a `phase`), those its earlier questions left."""
+    question or, with `shared` (a `phase`), those its earlier questions left. Made from a number
+    of seconds (`--timeout`), the guard is `solver.guard_for` them."""
 
     rlimit: int
     deadline: float = math.inf
@@ -75,9 +76,14 @@ class Budget:
 
     @classmethod
     def phase(cls, seconds: float) -> "Budget":
-        """`units_for(seconds)` for all the questions asked under it, within `seconds` from now."""
+        """`units_for(seconds)` for all the questions asked under it."""
         units = units_for(seconds)
-        return cls(units, time.monotonic() + seconds, shared=Units(units))
+        return cls(units, time.monotonic() + guard_for(seconds), shared=Units(units))
+
+    @classmethod
+    def each(cls, seconds: float, units: int | None = None) -> "Budget":
+        """`units` (`units_for(seconds)` unless given) for each question asked under it."""
+        return cls(units_for(seconds) if units is None else units, seconds=guard_for(seconds))
 
     def ask(self, solver: z3.Solver, assumptions: list) -> SolverResult:
         now = time.monotonic()

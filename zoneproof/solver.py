@@ -143,6 +143,17 @@ def units_for(seconds: float) -> int:
     return int(seconds * UNITS_PER_SECOND)
 
 
+# How many times a budget's seconds its wall-clock guard allows: Z3 spends UNITS_PER_SECOND units in
+# less than a second on an idle core here, so the units run out first on a machine up to about
+# that many times as loaded, and the verdicts do not depend on its load.
+WALL_GUARD = 3
+
+
+def guard_for(seconds: float) -> float:
+    """The wall-clock seconds after which a budget of `seconds` gives up, its units left or not."""
+    return seconds * WALL_GUARD
+
+
 # The largest resource limit Z3 takes: it reads `rlimit` as an unsigned 32-bit number, so a larger
 # one would wrap round to a small one.
 MAX_RLIMIT = 2**32 - 1
