@@ -190,7 +190,7 @@ def test_structural_pile_positions_hold_at_small_depth():
 def test_unknown_is_never_reported_as_holds():
     [result] = check_properties(load_ruleset("mtg-current"), [PROPS["ordered-zones"]], Scope(depth=6), timeout=0.5)
     assert result.verdict is Verdict.UNKNOWN
-    assert "timeout" in result.reason
+    assert result.reason.startswith(("budget", "timeout"))  # the units of 0.5 s, or the wall-clock guard, ran out
 
 
 MIXED = """
