@@ -25,7 +25,7 @@ from .replay import execute, first_violation, witnesses
 from .ruleset import Expectation, RuleSet
 from .proof import Proof, invariant, lemmas, proved_with, rules_resting, wrap_safe
 from .solver import Answer, SolverResult
-from .search import INDUCTION_SPAN, Budget, Deepening, Outcome, first_step, violation_alone
+from .search import INDUCTION_SPAN, INDUCTION_STEPS, Budget, Deepening, Outcome, first_step, violation_alone
 from .trace import Trace, of_ruleset
 
 
@@ -247,7 +247,7 @@ def _checked_on(system: TransitionSystem, ruleset: RuleSet, props: list[Property
     try:
         deepening = Deepening(system, seed, facts)
         if intact is not None:
-            return _base_case_first(deepening, prover, props, candidates, base, scope.depth, budget)
+            return _base_case_first(deepening, prover, props, candidates, scope.depth, budget)
         proofs = prover.proved(expected)
         helpers = _helpers(ruleset, props) if not pregame and any(p not in proofs for p in expected) else []
         if helpers:
@@ -304,14 +304,22 @@ def _proved_with_helpers(prover: "_Prover", unproved: list[Property], helpers: l
 
 
 def _base_case_first(deepening: Deepening, prover: "_Prover", props: list[Property], candidates: list[Property],
-                     base: int, depth: int, budget) -> tuple[dict, dict]:
-    """Coverage's order for a rule set with one rule removed: the base case of every property
-    first (the proofs need it, and most removals break a property within it), then the induction
-    of those it leaves, then the bounded check of the rest to the depth bound."""
-    outcomes = deepening.first_violations(dict.fromkeys(props, base), budget())
+                     depth: int, budget) -> tuple[dict, dict]:
+    """Coverage's order for a rule set with one rule removed, shallow first: most removals break a
+    property within two steps, and a proof's base case is one step deep (or two). The first step
+    of every property; the induction over one step of the candidates it leaves; the second step
+    of the rest; the induction over two steps of the candidates still open, with those proved over
+    one (proved: they hold at every depth); then the bounded check of the rest to the depth bound."""
+    shorter, longer = min(depth, INDUCTION_STEPS[0]), min(depth, INDUCTION_STEPS[-1])
+    outcomes = deepening.first_violations(dict.fromkeys(props, shorter), budget())
     open_ = lambda p: not outcomes[p].violated and not outcomes[p].unknown  # noqa: E731
-    proofs = prover.proved([p for p in candidates if open_(p)])
-    outcomes |= deepening.first_violations({p: depth for p in props if open_(p) and p not in proofs}, budget(), start=base + 1)
+    proofs = prover.proved([p for p in candidates if open_(p)], forms=INDUCTION_STEPS[:1])
+    outcomes |= deepening.first_violations({p: longer for p in props if open_(p) and p not in proofs}, budget(), start=shorter + 1)
+    unproved = [p for p in candidates if open_(p) and p not in proofs]
+    if unproved:
+        proofs |= {p: proof for p, proof in prover.proved([*proofs, *unproved], forms=INDUCTION_STEPS[-1:]).items() if p not in proofs}
+    rest = {p: depth for p in props if open_(p) and p not in proofs}
+    outcomes |= deepening.first_violations(rest, budget(), start=longer + 1)
     return outcomes, proofs
 
 
@@ -332,11 +340,11 @@ class _Prover:
             self._kept = invariant(self.system, self.pool, self.seed, self.facts, self.budget())
         return self._kept
 
-    def proved(self, candidates: list[Property], wanted: list[Property] | None = None) -> dict:
+    def proved(self, candidates: list[Property], wanted: list[Property] | None = None, forms: tuple[int, ...] = ()) -> dict:
         kept = self.kept() if candidates else None
         if kept is None:
             return {}
-        return proved_with(self.system, candidates, kept, self.seed, self.facts, self.budget(), wanted)
+        return proved_with(self.system, candidates, kept, self.seed, self.facts, self.budget(), wanted, forms)
 
 
 def _interrupted(ruleset: RuleSet, prop: Property, scope: Scope, known: dict, seconds: float, proof: Proof | None = None) -> CheckResult:

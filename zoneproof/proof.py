@@ -226,13 +226,13 @@ def discharged(system: TransitionSystem, obligations: list[Obligation], seed: in
 
 
 def proved_with(system: TransitionSystem, props: list[Property], kept: list[Property], seed: int, facts: list,
-                budget: Budget, wanted: list[Property] | None = None) -> dict[Property, Proof]:
+                budget: Budget, wanted: list[Property] | None = None, forms: tuple[int, ...] = ()) -> dict[Property, Proof]:
     """The properties among `props` that the induction step proves with the lemmas `kept` (an
     inductive invariant) assumed: the properties' step is asked of all of them together
-    (`search.inductive`, `wanted` as there), their base case is the bounded check's."""
+    (`search.inductive`, `wanted` and `forms` as there), their base case is the bounded check's."""
     proved_ids = {p.id for p in kept}
     safe = [p for p in props if wrap_safe(p, proved_ids)]
-    proved, steps = inductive(system, safe, seed, facts, budget, kept, None if wanted is None else [p for p in wanted if p in safe])
+    proved, steps = inductive(system, safe, seed, facts, budget, kept, None if wanted is None else [p for p in wanted if p in safe], forms)
     return {p: Proof(p, tuple(kept), tuple(q for q in proved if q is not p), steps) for p in proved}
 
 

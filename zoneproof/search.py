@@ -282,7 +282,8 @@ def alone(formulas: list, system: TransitionSystem, seed: int, budget: Budget) -
 
 
 def inductive(system: TransitionSystem, props: list[Property], seed: int, facts: list, budget: Budget,
-              invariant: list[Property] = (), wanted: list[Property] | None = None) -> tuple[list[Property], int]:
+              invariant: list[Property] = (), wanted: list[Property] | None = None,
+              forms: tuple[int, ...] = ()) -> tuple[list[Property], int]:
     """The properties among `props` that the induction step proves, the lemmas `invariant` (an
     inductive invariant) assumed, and the steps of the question that proved them. Their base case
     is left to the caller: no violation in the first that many steps (states 0 to that many, or
@@ -297,9 +298,11 @@ def inductive(system: TransitionSystem, props: list[Property], seed: int, facts:
     base case one step deep, where that proves all the properties `wanted` (all of them unless
     named: the others help); a model that breaks one of those sends them all to the question over
     INDUCTION_SPAN + 1 steps (one property may hold only because another did a step earlier).
+    `forms` (the steps of the questions to ask, in that order; INDUCTION_STEPS unless given) may
+    name one form only: the question over it drops what each model breaks and proves the rest.
     Each question runs in a Z3 context of its own: the bounded searches, and the counterexamples
     they find, stay as they would be without it."""
-    *first_tried, steps = INDUCTION_STEPS
+    *first_tried, steps = forms or INDUCTION_STEPS
     for shorter in first_tried:
         proved = _inductive_over(system, props, shorter, seed, facts, budget, invariant, props if wanted is None else wanted)
         if proved:
