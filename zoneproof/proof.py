@@ -163,9 +163,9 @@ def obligations(system: TransitionSystem, facts: list, invariant: list[Property]
                 together: tuple[Property, ...] = (), steps: int = INDUCTION_SPAN + 1) -> list[Obligation]:
     """What makes `invariant` (state lemmas) and `prop` hold at every depth, with the properties
     `together` proved jointly with it, by an induction over `steps` steps (the shapes of
-    `search.inductive`: one step where that is enough). The lemmas
-    hold in the first two states and every step from a state where they hold keeps them (each
-    asked of no more steps than it speaks of: a step after it would hide a state that has none).
+    `search.inductive`: one step where that is enough). The lemmas hold in the first two states
+    and every step from a state where they hold keeps them (each asked of no more steps than it
+    speaks of: a step after it would hide a state that has none).
     Each of the joint properties holds in the first `steps` + 1 states (an always property) or on
     the first `steps` steps (a step property), and is kept by every step after `steps` states
     (steps) where the lemmas and every joint property held. Step 1 stands for every later step:

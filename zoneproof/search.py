@@ -6,8 +6,8 @@ is its shortest counterexample's. The steps are built once and reused at every d
 
 `inductive` is induction strengthened with lemmas: the properties, assumed of consecutive states
 (or steps) of any run whatever its first state, cannot fail on the next (one state or step where
-that is enough, else INDUCTION_SPAN + 1 states). With a bounded check as many
-steps deep as that question (the base case), that proves them at every depth.
+that is enough, else INDUCTION_SPAN + 1 states). With a bounded check as many steps deep as that
+question (the base case), that proves them at every depth.
 
 Every question has a budget in Z3's resource units (`rlimit`: the same on a loaded machine and an
 idle one), its own or what its phase's earlier questions left, and a wall-clock guard.
