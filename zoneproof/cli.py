@@ -24,7 +24,7 @@ from .formats import FORMAT_HELP, FORMATS, check_summary, coverage_summary, diff
 from .model import PLAYER_NAMES, ActionKind, Scope, team_size_problem
 from .properties import Property, load_properties, stock_properties
 from .report import format_property, format_replay, format_ruleset, violation_line
-from .solver import interrupts_kept
+from .solver import UNITS_PER_SECOND, WALL_GUARD, interrupts_kept
 from .ruleset import _rule_sort_key, builtin_names, load_ruleset
 from .trace import write_atomically, write_trace
 
@@ -128,7 +128,7 @@ def seed_option(command):
 def timeout_option(what: str):
     return click.option("--timeout", default=60.0, show_default=True, callback=_positive_seconds,
                         help=f"Z3's resource units per {what}, so many seconds' worth (more than 0, at most 1000000;"
-                             " solver.UNITS_PER_SECOND a second), counted the same on a loaded machine; three times as"
+                             f" {UNITS_PER_SECOND:,} a second), counted the same on a loaded machine; {WALL_GUARD} times as"
                              " many seconds of wall-clock time are an outer guard.")
 
 
