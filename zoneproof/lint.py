@@ -31,7 +31,7 @@ from .properties import BinOp, Expr, Property, PropertyKind, Quant, expr_text, p
 from .replay import execute
 from .report import changes, describe_action
 from .ruleset import RuleSet
-from .proof import Proof, invariant, lemmas, proved_with, unreachable
+from .proof import UNREACHABLE_FROM, Proof, invariant, lemmas, proved_with, unreachable
 from .simulate import RUN_LENGTH, RUNS, found_witnesses, lifted_witness, pregame_witnesses
 from .search import INDUCTION_SPAN, Budget, Deepening, Goal, Outcome, first_step, violated_at
 from .solver import Answer, SolverResult, new_solver
@@ -268,8 +268,9 @@ class _Sweep:
         """What lint finds of every goal. Random runs come first (`simulate`): a goal a run reaches
         within its bound is taken with that run, shrunk, and Z3 is not asked of it. The deepening
         asks of the rest. From PROOF_FROM_DEPTH, the goals it does not reach within the base case
-        of an induction are looked for in a smaller game (`_in_smaller_game`), a few depths past
-        it (SMALLER_GAME_FIRST_DEPTHS). Those no run reaches are then tried with the structural
+        of their proof (an induction's for a probe; for the other goals, the depths before
+        `proof.UNREACHABLE_FROM`) are looked for in a smaller game (`_in_smaller_game`), up to
+        SMALLER_GAME_FIRST_DEPTHS past a probe's base case. Those no run reaches are then tried with the structural
         lemmas: a probe proved at every depth (`proof.proved_with`), a rule's removal changing
         nothing after any step, or no event left without an outcome (`proof.unreachable`); those
         need no question past the base case. The rest are looked for in the smaller game's
@@ -284,10 +285,12 @@ class _Sweep:
         if self.scope.depth < PROOF_FROM_DEPTH:
             return found | self.deepening.earliest(rest, budget)
         base = INDUCTION_SPAN + 1
-        found |= self.deepening.earliest({key: replace(g, bound=min(g.bound, base)) for key, g in rest.items()}, budget)
-        pending = [key for key, g in rest.items() if not found[key].violated and not found[key].unknown and g.bound > base]
+        covered = {key: base if isinstance(key, Property) else UNREACHABLE_FROM - 1 for key in rest}
+        found |= self.deepening.earliest({key: replace(g, bound=min(g.bound, covered[key])) for key, g in rest.items()}, budget)
+        pending = [key for key, g in rest.items() if not found[key].violated and not found[key].unknown and g.bound > covered[key]]
+        rest = {key: replace(rest[key], first=max(rest[key].first, covered[key] + 1)) for key in pending}
         near = base + SMALLER_GAME_FIRST_DEPTHS
-        lifted = self._in_smaller_game({key: replace(goals[key], bound=min(goals[key].bound, near)) for key in pending}, budget, base + 1)
+        lifted = self._in_smaller_game({key: replace(rest[key], bound=min(rest[key].bound, near)) for key in pending}, budget, UNREACHABLE_FROM)
         pending = [key for key in pending if key not in lifted]
         unseen = [key for key in pending if key not in walks]
         facts = self.system.rule_values()
@@ -296,12 +299,12 @@ class _Sweep:
             self.proofs = proved_with(self.system, [key for key in unseen if isinstance(key, Property)], kept, self.seed, facts, budget)
             others = {key: goals[key].at for key in unseen if not isinstance(key, Property)}
             self.unreachable = unreachable(self.system, others, kept, self.seed, facts, budget)
-        deeper = {key: goals[key] for key in pending if key not in self.proofs and key not in self.unreachable}
+        deeper = {key: rest[key] for key in pending if key not in self.proofs and key not in self.unreachable}
         lifted |= self._in_smaller_game({key: goal for key, goal in deeper.items() if goal.bound > near}, budget, near + 1)
         deeper = {key: goal for key, goal in deeper.items() if key not in lifted}
-        settled = self._in_pregame(deeper, budget, base + 1)
+        settled = self._in_pregame(deeper, budget, UNREACHABLE_FROM)
         deeper = {key: goal for key, goal in deeper.items() if key not in settled}
-        return found | lifted | settled | self.deepening.earliest(deeper, budget, start=base + 1)
+        return found | lifted | settled | self.deepening.earliest(deeper, budget, start=UNREACHABLE_FROM)
 
     def _on_pregame_runs(self, goals: dict) -> dict:
         """The probes that only a pregame action can violate (`slicing.pregame_only`), and the

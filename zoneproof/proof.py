@@ -236,13 +236,18 @@ def proved_with(system: TransitionSystem, props: list[Property], kept: list[Prop
     return {p: Proof(p, tuple(kept), tuple(q for q in proved if q is not p), steps) for p in proved}
 
 
+# The least depth from which `unreachable` rules a goal out: its question's step, from state 1, is
+# shaped like every step after the first.
+UNREACHABLE_FROM = 2
+
+
 def unreachable(system: TransitionSystem, goals: dict, kept: list[Property], seed: int, facts: list, budget: Budget) -> set:
     """The keys of `goals` (each a function of a depth k, like `search.Goal.at`: a condition on
     state k and on step k's action and next state) whose condition holds after no step from a
     state where the lemmas `kept` (an inductive invariant) hold: so at no depth from 2 on, the
     base case being the bounded search's. Empty when Z3 gives no answer."""
-    context = [*facts, *system.types(), *system.trans(1), *held_at(system, kept, (1, 2))]
-    return set(_drop_failing(system, list(goals), context, lambda key: [goals[key](2)], seed, budget) or ())
+    context = [*facts, *system.types(), *system.trans(UNREACHABLE_FROM - 1), *held_at(system, kept, (UNREACHABLE_FROM - 1, UNREACHABLE_FROM))]
+    return set(_drop_failing(system, list(goals), context, lambda key: [goals[key](UNREACHABLE_FROM)], seed, budget) or ())
 
 
 # The invariants found in this process, by what they depend on (`_invariant_key`): a rule set's
