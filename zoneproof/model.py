@@ -6,7 +6,7 @@ meaning in Python; the encoder (`encoder.py`) gives them the same meaning in Z3.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields
 from enum import Enum
 
 
@@ -305,7 +305,18 @@ class ObjectState:
     target_lost: bool = False
 
     def moved(self, **changes) -> "ObjectState":
-        return replace(self, **changes)
+        return _changed(self, changes)
+
+
+def _changed(state, changes: dict):
+    """`dataclasses.replace(state, **changes)` for a frozen dataclass with no `__post_init__`,
+    without calling `__init__` again: the interpreter makes one for every field it changes."""
+    unknown = changes.keys() - _FIELD_NAMES[type(state)]
+    if unknown:
+        raise TypeError(f"{type(state).__name__} has no field {', '.join(sorted(unknown))}")
+    changed = object.__new__(type(state))
+    changed.__dict__.update(state.__dict__, **changes)
+    return changed
 
 
 STATE_FIELDS = ("zone", "whose", "controller", "pos", "gen", "face_down", "counters", "tapped", "attached", "effect", "revealed", "fresh",
@@ -339,8 +350,10 @@ class PlayerState:
     searched: bool = False
 
     def moved(self, **changes) -> "PlayerState":
-        return replace(self, **changes)
+        return _changed(self, changes)
 
+
+_FIELD_NAMES = {cls: frozenset(f.name for f in fields(cls)) for cls in (ObjectState, PlayerState)}
 
 PLAYER_FIELDS = ("drawn", "mulligans", "kept", "looked", "owed", "free_taken", "searched")
 
