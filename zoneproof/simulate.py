@@ -45,7 +45,7 @@ STALE_RUNS = 30
 SWARM = 0.3
 # The runs of the rule set without a rule (`_relaxed_run`) tried for each rule that no other run
 # found deciding a step: they take the steps the rule forbids.
-RELAXED_RUNS = 20
+RELAXED_RUNS = 10
 # The actions pregame_witnesses tries, level by level, before it stops (a mulligan down to no cards
 # takes up to about 55,000 in the built-in rule sets at the default scope).
 PREGAME_TRIES = 100_000
