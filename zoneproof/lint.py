@@ -270,10 +270,10 @@ class _Sweep:
         asks of the rest. From PROOF_FROM_DEPTH, the goals it does not reach within the base case
         of their proof (an induction's for a probe; for the other goals, the depths before
         `proof.UNREACHABLE_FROM`) are looked for in a smaller game (`_in_smaller_game`), up to
-        SMALLER_GAME_FIRST_DEPTHS past a probe's base case. Those no run reaches are then tried with the structural
-        lemmas: a probe proved at every depth (`proof.proved_with`), a rule's removal changing
-        nothing after any step, or no event left without an outcome (`proof.unreachable`); those
-        need no question past the base case. The rest are looked for in the smaller game's
+        SMALLER_GAME_FIRST_DEPTHS past a probe's base case. Those no run reaches are then tried
+        with the structural lemmas: a probe proved at every depth (`proof.proved_with`), a rule's
+        removal changing nothing after any step, or no event left without an outcome
+        (`proof.unreachable`); those need no question past the base case. The rest are looked for in the smaller game's
         deeper steps, then in this game's."""
         rules = [key[1] for key, goal in goals.items() if goal.group == "changes"]
         violated, changed = found_witnesses(self.ruleset, self.scope, probes, rules, RUNS, RUN_LENGTH * self.scope.depth, self.seed,

@@ -244,8 +244,8 @@ UNREACHABLE_FROM = 2
 def unreachable(system: TransitionSystem, goals: dict, kept: list[Property], seed: int, facts: list, budget: Budget) -> set:
     """The keys of `goals` (each a function of a depth k, like `search.Goal.at`: a condition on
     state k and on step k's action and next state) whose condition holds after no step from a
-    state where the lemmas `kept` (an inductive invariant) hold: so at no depth from 2 on, the
-    base case being the bounded search's. Empty when Z3 gives no answer."""
+    state where the lemmas `kept` (an inductive invariant) hold: so at no depth from
+    UNREACHABLE_FROM on, the base case being the bounded search's. Empty when Z3 gives no answer."""
     context = [*facts, *system.types(), *system.trans(UNREACHABLE_FROM - 1), *held_at(system, kept, (UNREACHABLE_FROM - 1, UNREACHABLE_FROM))]
     return set(_drop_failing(system, list(goals), context, lambda key: [goals[key](UNREACHABLE_FROM)], seed, budget) or ())
 
