@@ -183,6 +183,31 @@ def test_coverage_shows_a_property_proved_without_a_rule_as_still_holding(run):
     assert "    400.7    no property notices its removal: each is proved at every depth without it" in out
 
 
+def test_coverage_asks_a_removal_that_no_step_reads_only_of_the_properties_that_read_its_rule():
+    """400.2 (hidden and public zones) decides only who may see what: neither the start of a game
+    nor any step reads its literal, only properties that speak of what a player sees. Coverage asks
+    its removal of those alone; the others keep the intact rule set's verdicts, which are the ones
+    a check without the rule gives."""
+    from dataclasses import replace
+
+    from zoneproof.check import _int_reach, _properties_reading, check_properties, check_removals
+    from zoneproof.encode.system import TransitionSystem
+    from zoneproof.model import Scope
+    from zoneproof.properties import stock_properties
+    from zoneproof.ruleset import load_ruleset
+
+    mtg = load_ruleset("mtg-current")
+    props = [p for p in stock_properties() if p.id in ("owner-zones", "hidden-zones", "tokens")]
+    scope = replace(Scope(), cards=1, depth=3)
+    system = TransitionSystem(mtg, mtg.scope_for(scope), _int_reach(props, mtg.scope_for(scope)))
+    assert [p.id for p in _properties_reading(system, props, ["400.2"])["400.2"]] == ["hidden-zones"]
+    assert _properties_reading(system, props, ["400.3"])["400.3"] == set(props)
+    found = check_removals(mtg, ["400.2"], props, scope)
+    shown = lambda results: [(r.prop.id, r.verdict.value, r.depth) for r in results]  # noqa: E731
+    assert shown(found.removed["400.2"]) == shown(check_properties(mtg.without(["400.2"]), props, scope))
+    assert [r.ruleset.removed for r in found.removed["400.2"]] == [("400.2",)] * 3
+
+
 def test_coverage_gives_each_removal_the_verdicts_and_depths_of_a_check_without_the_rule():
     """Coverage starts each removal from the intact rule set's invariant and proves first; a check
     with the rule removed (`--without`) starts from every lemma. They must agree, proved included.

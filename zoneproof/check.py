@@ -25,7 +25,8 @@ from .replay import execute, first_violation, witnesses
 from .ruleset import Expectation, RuleSet
 from .proof import Proof, invariant, lemmas, proved_with, rules_resting, wrap_safe
 from .solver import Answer, SolverResult
-from .search import INDUCTION_SPAN, INDUCTION_STEPS, Budget, Deepening, Outcome, first_step, violation_alone
+from .terms import constant_names
+from .search import INDUCTION_SPAN, INDUCTION_STEPS, Budget, Deepening, Outcome, first_step, violated_at, violation_alone
 from .trace import Trace, of_ruleset
 
 
@@ -426,11 +427,30 @@ def check_removals(ruleset: RuleSet, rule_ids: list[str], props: list[Property],
         baseline = tuple(_each_checked(ruleset, props, scope, seed, timeout, system, explicit_first=False))
         applicable = [r.prop for r in baseline if r.verdict.holds]
         intact = Intact.of(ruleset, applicable, scope, system, seed, Budget.phase(timeout)) if scope.depth >= INDUCTION_FROM_DEPTH else None
+        reading = _properties_reading(system, applicable, rule_ids)
+        held = {r.prop: r for r in baseline}
         for rule_id in rule_ids:
-            results[rule_id] = list(_each_checked(ruleset.without([rule_id]), applicable, scope, seed, timeout, system, intact, False))
+            without = ruleset.without([rule_id])
+            asked = [p for p in applicable if p in reading[rule_id]]
+            checked = {r.prop: r for r in _each_checked(without, asked, scope, seed, timeout, system, intact, False)}
+            results[rule_id] = [checked.get(p) or replace(held[p], ruleset=without, seconds=0.0) for p in applicable]
     except KeyboardInterrupt as e:
         raise Interrupted(Removals(baseline, results)) from e
     return Removals(baseline, results)
+
+
+def _properties_reading(system: TransitionSystem, props: list[Property], rule_ids: list[str]) -> dict[str, set[Property]]:
+    """For each rule, the properties whose checks read its literal: all of them where the start of
+    the game or a step does, else those whose formula does (a rule of visibility that only `sees`
+    reads). A rule no check reads leaves every question as it was with the rule in force, so its
+    removal changes no verdict of the others: they are not asked again."""
+    memo: dict = {}
+    names = lambda terms: constant_names(terms, memo)  # noqa: E731
+    in_steps = names([*system.init(), *system.types(), *system.trans(0), *system.trans(1)])
+    in_formula = {p: names([violated_at(system, p, k) for k in (first_step(p), first_step(p) + 1)]) for p in props}
+    literal = {rule_id: system.rule_literal[rule_id].decl().name() for rule_id in rule_ids if rule_id in system.rule_literal}
+    return {rule_id: set(props) if rule_id not in literal or literal[rule_id] in in_steps
+            else {p for p in props if literal[rule_id] in in_formula[p]} for rule_id in rule_ids}
 
 
 @dataclass(frozen=True)
