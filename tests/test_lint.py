@@ -183,11 +183,12 @@ def test_coverage_shows_a_property_proved_without_a_rule_as_still_holding(run):
     assert "    400.7    no property notices its removal: each is proved at every depth without it" in out
 
 
-def test_coverage_asks_a_removal_that_no_step_reads_only_of_the_properties_that_read_its_rule():
+def test_coverage_asks_a_removal_only_of_the_properties_whose_checks_read_its_rule():
     """400.2 (hidden and public zones) decides only who may see what: neither the start of a game
-    nor any step reads its literal, only properties that speak of what a player sees. Coverage asks
-    its removal of those alone; the others keep the intact rule set's verdicts, which are the ones
-    a check without the rule gives."""
+    nor any step reads its literal, only properties that speak of what a player sees. 405.5 decides
+    steps of the game, not of the pregame, where the mulligan's properties are checked. Coverage
+    asks each removal of the properties it can change alone; the others keep the intact rule set's
+    verdicts, which are the ones a check without the rule gives."""
     from dataclasses import replace
 
     from zoneproof.check import _int_reach, _properties_reading, check_properties, check_removals
@@ -197,15 +198,17 @@ def test_coverage_asks_a_removal_that_no_step_reads_only_of_the_properties_that_
     from zoneproof.ruleset import load_ruleset
 
     mtg = load_ruleset("mtg-current")
-    props = [p for p in stock_properties() if p.id in ("owner-zones", "hidden-zones", "tokens")]
+    props = [p for p in stock_properties() if p.id in ("owner-zones", "hidden-zones", "tokens", "mulligan-hand-size")]
     scope = replace(Scope(), cards=1, depth=3)
     system = TransitionSystem(mtg, mtg.scope_for(scope), _int_reach(props, mtg.scope_for(scope)))
-    assert [p.id for p in _properties_reading(system, props, ["400.2"])["400.2"]] == ["hidden-zones"]
-    assert _properties_reading(system, props, ["400.3"])["400.3"] == set(props)
-    found = check_removals(mtg, ["400.2"], props, scope)
+    reading = _properties_reading(system, props, ["400.2", "405.5", "400.3"])
+    assert {rule: sorted(p.id for p in read) for rule, read in reading.items()} == {
+        "400.2": ["hidden-zones"], "405.5": ["hidden-zones", "owner-zones", "tokens"], "400.3": sorted(p.id for p in props)}
+    found = check_removals(mtg, ["400.2", "405.5"], props, scope)
     shown = lambda results: [(r.prop.id, r.verdict.value, r.depth) for r in results]  # noqa: E731
-    assert shown(found.removed["400.2"]) == shown(check_properties(mtg.without(["400.2"]), props, scope))
-    assert [r.ruleset.removed for r in found.removed["400.2"]] == [("400.2",)] * 3
+    for rule in ("400.2", "405.5"):
+        assert shown(found.removed[rule]) == shown(check_properties(mtg.without([rule]), props, scope))
+        assert [r.ruleset.removed for r in found.removed[rule]] == [(rule,)] * len(props)
 
 
 def test_coverage_gives_each_removal_the_verdicts_and_depths_of_a_check_without_the_rule():

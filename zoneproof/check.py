@@ -440,17 +440,22 @@ def check_removals(ruleset: RuleSet, rule_ids: list[str], props: list[Property],
 
 
 def _properties_reading(system: TransitionSystem, props: list[Property], rule_ids: list[str]) -> dict[str, set[Property]]:
-    """For each rule, the properties whose checks read its literal: all of them where the start of
-    the game or a step does, else those whose formula does (a rule of visibility that only `sees`
-    reads). A rule no check reads leaves every question as it was with the rule in force, so its
-    removal changes no verdict of the others: they are not asked again."""
-    memo: dict = {}
-    names = lambda terms: constant_names(terms, memo)  # noqa: E731
-    in_steps = names([*system.init(), *system.types(), *system.trans(0), *system.trans(1)])
-    in_formula = {p: names([violated_at(system, p, k) for k in (first_step(p), first_step(p) + 1)]) for p in props}
+    """For each rule, the properties whose checks read its literal: those checked on a system
+    (the whole game's, or the pregame's for a property only a pregame action can violate:
+    `_each_checked`) whose start of a game or steps read it, and those whose formula does (a rule
+    of visibility that only `sees` reads). A rule a check does not read leaves its questions as
+    they were with the rule in force, so its removal changes none of its verdicts."""
+    ruleset, in_pregame = system.ruleset, {p for p in props if pregame_only(system.ruleset, p)}
+    own = {False: system, True: pregame_system(ruleset, system.scope, system.int_reach)} if in_pregame else {False: system}
+    read = {}
+    for pregame, checked_on in own.items():
+        memo: dict = {}
+        in_steps = constant_names([*checked_on.init(), *checked_on.types(), *checked_on.trans(0), *checked_on.trans(1)], memo)
+        for p in props:
+            if (p in in_pregame) == pregame:
+                read[p] = in_steps | constant_names([violated_at(checked_on, p, k) for k in (first_step(p), first_step(p) + 1)], memo)
     literal = {rule_id: system.rule_literal[rule_id].decl().name() for rule_id in rule_ids if rule_id in system.rule_literal}
-    return {rule_id: set(props) if rule_id not in literal or literal[rule_id] in in_steps
-            else {p for p in props if literal[rule_id] in in_formula[p]} for rule_id in rule_ids}
+    return {rule_id: {p for p in props if rule_id not in literal or literal[rule_id] in read[p]} for rule_id in rule_ids}
 
 
 @dataclass(frozen=True)
