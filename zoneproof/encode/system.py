@@ -267,11 +267,14 @@ class TransitionSystem:
 
     def _renamed(self, t: int) -> list:
         """Step 1's constraints with every state's and step's variables moved t - 1 on."""
-        template = self.trans(1)
-        shift = t - 1
+        return self.shifted(self.trans(1), t - 1)
+
+    def shifted(self, terms: list, shift: int) -> list:
+        """Terms that read states 0 to 2 and steps 0 and 1 (step 1's constraints, a property's
+        formula at state or step 1), with every state's and step's variables moved `shift` on."""
         records = [(self.state(i), self.state(i + shift)) for i in (0, 1, 2)]
         records += [(self.step(i), self.step(i + shift)) for i in (0, 1)]
-        return renamed(template, [pair for old, new in records for pair in zip(record_variables(old), record_variables(new))])
+        return renamed(terms, [pair for old, new in records for pair in zip(record_variables(old), record_variables(new))])
 
     def _assemble(self, pieces: Pieces) -> list:
         """The constraints the slice keeps: each kept action's guard and kept parts, under its
