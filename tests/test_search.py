@@ -49,3 +49,24 @@ def test_a_goal_asked_by_itself_gets_the_model_its_property_gets_alone():
     assert shared.violated and not shared.alone
     only = Deepening(system, 0, system.rule_values()).first_violations({prop: SCOPE.depth}, budget)[prop]
     assert only.violated and not only.alone  # a check of one property asks plainly, then alone once
+
+
+@pytest.mark.parametrize("name", ["mtg-current", "mtg-2015-bfz"])
+def test_a_property_formula_past_depth_1_is_the_one_its_evaluation_there_builds(name):
+    """violated_at renames a property's formula at 1 rather than evaluating it again: the terms
+    must be those the evaluation builds (positions, sizes, what a scry or a look showed, read off
+    the step before)."""
+    from zoneproof.encode.backend import SymbolicBackend
+    from zoneproof.evaluate import evaluate
+    from zoneproof.properties import PropertyKind
+    from zoneproof.search import violated_at
+    from zoneproof.terms import Not
+
+    ruleset = load_ruleset(name)
+    scope = ruleset.scope_for(replace(Scope(), depth=5))
+    system = TransitionSystem(ruleset, scope)
+    for prop in stock_properties():
+        for k in (2, 3, 5):
+            at = k if prop.kind is PropertyKind.ALWAYS else k - 1
+            built = Not(evaluate(prop, SymbolicBackend(system, at), system.slots, system.players))
+            assert violated_at(system, prop, k).eq(built), (prop.id, k)
