@@ -11,6 +11,7 @@ import sys
 
 import z3
 
+from zoneproof import proof as proof_module
 from zoneproof import solver as solver_module
 from zoneproof.check import Verdict, check_properties
 from zoneproof.model import Scope
@@ -58,10 +59,16 @@ def busy_cores(n: int) -> list[subprocess.Popen]:
 
 def test_a_check_that_runs_out_of_units_stops_at_the_same_depth_on_a_loaded_machine(monkeypatch):
     """With few units a second, the deepening runs out of units before the violation at depth 5
-    (without 405.5, stack-lifo): the same verdict, depth and reason idle and with every core busy."""
+    (without 405.5, stack-lifo): the same verdict, depth and reason idle and with every core busy.
+    Each run starts as a new process does: the lemmas' invariant that one finds is kept for the
+    process's later checks (`proof.invariant`), and a later check, with the units Houdini took
+    left to it and its formulas built in another order, is another run."""
     monkeypatch.setattr(solver_module, "UNITS_PER_SECOND", 300_000)
     ruleset = load_ruleset("mtg-current").without(["405.5"])
-    run = lambda: [(r.verdict, r.depth, r.reason) for r in check_properties(ruleset, [PROPS["stack-lifo"]], Scope(), timeout=60)]  # noqa: E731
+
+    def run():
+        monkeypatch.setattr(proof_module, "_found", {})
+        return [(r.verdict, r.depth, r.reason) for r in check_properties(ruleset, [PROPS["stack-lifo"]], Scope(), timeout=60)]
     idle = run()
     hogs = busy_cores(3)
     try:
