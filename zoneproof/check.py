@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 
 from . import progress
-from .encode.slicing import pregame_only, pregame_system, sliced
+from .encode.slicing import pregame_only, pregame_system, rules_read, sliced
 from .encode.system import TransitionSystem
 from .encode.variables import Codes
 from .errors import CheckerBug, Interrupted
@@ -25,7 +25,6 @@ from .replay import execute, first_violation, witnesses
 from .ruleset import Expectation, RuleSet
 from .proof import Proof, invariant, lemmas, proved_with, rules_resting, wrap_safe
 from .solver import Answer, SolverResult
-from .terms import constant_names
 from .search import INDUCTION_SPAN, INDUCTION_STEPS, Budget, Deepening, Outcome, first_step, violated_at, violation_alone
 from .trace import Trace, of_ruleset
 
@@ -447,15 +446,14 @@ def _properties_reading(system: TransitionSystem, props: list[Property], rule_id
     they were with the rule in force, so its removal changes none of its verdicts."""
     ruleset, in_pregame = system.ruleset, {p for p in props if pregame_only(system.ruleset, p)}
     own = {False: system, True: pregame_system(ruleset, system.scope, system.int_reach)} if in_pregame else {False: system}
-    read = {}
+    read: dict[Property, set[str]] = {}
     for pregame, checked_on in own.items():
         memo: dict = {}
-        in_steps = constant_names([*checked_on.init(), *checked_on.types(), *checked_on.trans(0), *checked_on.trans(1)], memo)
+        in_steps = rules_read(checked_on, [*checked_on.init(), *checked_on.types(), *checked_on.trans(0), *checked_on.trans(1)], memo)
         for p in props:
             if (p in in_pregame) == pregame:
-                read[p] = in_steps | constant_names([violated_at(checked_on, p, k) for k in (first_step(p), first_step(p) + 1)], memo)
-    literal = {rule_id: system.rule_literal[rule_id].decl().name() for rule_id in rule_ids if rule_id in system.rule_literal}
-    return {rule_id: {p for p in props if rule_id not in literal or literal[rule_id] in read[p]} for rule_id in rule_ids}
+                read[p] = in_steps | rules_read(checked_on, [violated_at(checked_on, p, k) for k in (first_step(p), first_step(p) + 1)], memo)
+    return {rule_id: {p for p in props if rule_id not in system.rule_literal or rule_id in read[p]} for rule_id in rule_ids}
 
 
 @dataclass(frozen=True)

@@ -273,8 +273,8 @@ class _Sweep:
         SMALLER_GAME_FIRST_DEPTHS past a probe's base case. Those no run reaches are then tried
         with the structural lemmas: a probe proved at every depth (`proof.proved_with`), a rule's
         removal changing nothing after any step, or no event left without an outcome
-        (`proof.unreachable`); those need no question past the base case. The rest are looked for in the smaller game's
-        deeper steps, then in this game's."""
+        (`proof.unreachable`); those need no question past the base case. The rest are looked for
+        in the smaller game's deeper steps, then in this game's."""
         rules = [key[1] for key, goal in goals.items() if goal.group == "changes"]
         violated, changed = found_witnesses(self.ruleset, self.scope, probes, rules, RUNS, RUN_LENGTH * self.scope.depth, self.seed,
                                             self.action_probes)

@@ -47,14 +47,18 @@ def parts_read(terms, memo: dict | None = None) -> set[str]:
     return {part for name in constant_names(terms, memo) if (part := part_of(name)) is not None}
 
 
+def rules_read(system: TransitionSystem, terms, memo: dict | None = None) -> set[str]:
+    """The rules whose literals occur in the terms (`memo`: as `terms.constant_names`)."""
+    rule_of = {literal.decl().name(): rule_id for rule_id, literal in system.rule_literal.items()}
+    return {rule_of[name] for name in constant_names(terms, memo) if name in rule_of}
+
+
 def rules_deciding(system: TransitionSystem, kinds) -> set[str]:
     """The rules whose literals occur in the constraints of the steps of `kinds` (when each is
     possible, and what it makes of each part): removing any other rule changes such a step only
     through the constraints every step shares."""
-    rule_of = {literal.decl().name(): rule_id for rule_id, literal in system.rule_literal.items()}
     pieces = system.pieces(1)
-    terms = [x for kind in kinds for part_terms in pieces.kinds.get(kind, {}).values() for x in part_terms]
-    return {rule_of[name] for name in constant_names(terms) if name in rule_of}
+    return rules_read(system, [x for kind in kinds for part_terms in pieces.kinds.get(kind, {}).values() for x in part_terms])
 
 
 def _is_frame(term) -> bool:
