@@ -87,15 +87,20 @@ def If(condition, then, otherwise):
     return wrap(z3core.Z3_mk_ite(ctx.ref(), condition.ast, then.ast, otherwise.ast), ctx)
 
 
-def renamed(terms: list, pairs: list[tuple]) -> list:
-    """The terms with each variable of `pairs` replaced by its partner (z3py's `substitute`,
-    applied to every term with one pair of arrays)."""
-    if not terms or not pairs:
-        return list(terms)
-    ctx = terms[0].ctx
-    sources = (z3core.Ast * len(pairs))(*[old.ast for old, _ in pairs])
-    targets = (z3core.Ast * len(pairs))(*[new.ast for _, new in pairs])
-    return [z3.BoolRef(z3core.Z3_substitute(ctx.ref(), term.ast, len(pairs), sources, targets), ctx) for term in terms]
+class Renaming:
+    """Each variable of `pairs` replaced by its partner (z3py's `substitute`), the two arrays the C
+    API takes built once for every term renamed."""
+
+    def __init__(self, pairs: list[tuple]):
+        self.count = len(pairs)
+        self.sources = (z3core.Ast * self.count)(*[old.ast for old, _ in pairs])
+        self.targets = (z3core.Ast * self.count)(*[new.ast for _, new in pairs])
+
+    def __call__(self, terms: list) -> list:
+        if not terms or not self.count:
+            return list(terms)
+        ctx = terms[0].ctx
+        return [z3.BoolRef(z3core.Z3_substitute(ctx.ref(), term.ast, self.count, self.sources, self.targets), ctx) for term in terms]
 
 
 def constant_names(terms: Iterable, memo: dict | None = None) -> set[str]:

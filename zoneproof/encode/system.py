@@ -42,7 +42,7 @@ from ..semantics import HOOKS, PlayerUse, Target, spec
 from ..semantics.pregame import encode_may_look
 from ..semantics.step import Effect, SymbolicStep, Transition
 from ..semantics.visibility import encode_shown, encode_sees
-from ..terms import And, If, Implies, Not, Or, Xor, renamed
+from ..terms import And, If, Implies, Not, Or, Renaming, Xor
 from .variables import ASSIGNED_FIELDS, DERIVED_FIELDS, Codes, StateVars, StepVars, record_variables, state_vars, step_vars
 
 K = ActionKind
@@ -117,6 +117,7 @@ class TransitionSystem:
         self._trans: dict[int, list] = {}
         self._pieces: dict[int, Pieces] = {}
         self._formulas: dict = {}
+        self._shifts: dict[int, Renaming] = {}
 
     # ---------------------------------------------------------------- rules
 
@@ -272,9 +273,11 @@ class TransitionSystem:
     def shifted(self, terms: list, shift: int) -> list:
         """Terms that read states 0 to 2 and steps 0 and 1 (step 1's constraints, a property's
         formula at state or step 1), with every state's and step's variables moved `shift` on."""
-        records = [(self.state(i), self.state(i + shift)) for i in (0, 1, 2)]
-        records += [(self.step(i), self.step(i + shift)) for i in (0, 1)]
-        return renamed(terms, [pair for old, new in records for pair in zip(record_variables(old), record_variables(new))])
+        if shift not in self._shifts:
+            records = [(self.state(i), self.state(i + shift)) for i in (0, 1, 2)]
+            records += [(self.step(i), self.step(i + shift)) for i in (0, 1)]
+            self._shifts[shift] = Renaming([pair for old, new in records for pair in zip(record_variables(old), record_variables(new))])
+        return self._shifts[shift](terms)
 
     def _assemble(self, pieces: Pieces) -> list:
         """The constraints the slice keeps: each kept action's guard and kept parts, under its
