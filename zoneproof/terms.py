@@ -92,6 +92,7 @@ class Renaming:
     API takes built once for every term renamed."""
 
     def __init__(self, pairs: list[tuple]):
+        self.pairs = pairs  # the arrays hold bare pointers: the terms must live as long as they do
         self.count = len(pairs)
         self.sources = (z3core.Ast * self.count)(*[old.ast for old, _ in pairs])
         self.targets = (z3core.Ast * self.count)(*[new.ast for _, new in pairs])
