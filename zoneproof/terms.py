@@ -108,12 +108,14 @@ def constant_names(terms: Iterable, memo: dict | None = None) -> set[str]:
     """The names of the variables (uninterpreted constants) that occur in the terms, walked through
     the C API: several times faster than z3py's `children()`, which wraps every subterm it meets.
     `memo` (by AST id: the names under it) may be shared by calls on terms of one context that
-    share subterms, each of which is then walked once."""
+    share subterms, each of which is then walked once. It holds on to the terms walked: an id is an
+    AST's only while the AST lives, and Z3 gives a freed one's id to the next AST it makes."""
     terms = list(terms)
     if not terms:
         return set()
     ctx = terms[0].ctx.ref()
     memo = {} if memo is None else memo
+    memo.setdefault("walked", []).extend(terms)
     names: set[str] = set()
     for term in terms:
         root = term.as_ast()
