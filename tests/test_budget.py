@@ -58,12 +58,12 @@ def busy_cores(n: int) -> list[subprocess.Popen]:
 
 
 def test_a_check_that_runs_out_of_units_stops_at_the_same_depth_on_a_loaded_machine(monkeypatch):
-    """With few units a second, the deepening runs out of units before the violation at depth 5
+    """With few units a second, the deepening runs out of units before the violation at depth 4
     (without 405.5, stack-lifo): the same verdict, depth and reason idle and with every core busy.
     Each run starts as a new process does: the lemmas' invariant that one finds is kept for the
     process's later checks (`proof.invariant`), and a later check, with the units Houdini took
     left to it and its formulas built in another order, is another run."""
-    monkeypatch.setattr(solver_module, "UNITS_PER_SECOND", 300_000)
+    monkeypatch.setattr(solver_module, "UNITS_PER_SECOND", 110_000)
     ruleset = load_ruleset("mtg-current").without(["405.5"])
 
     def run():
@@ -79,7 +79,7 @@ def test_a_check_that_runs_out_of_units_stops_at_the_same_depth_on_a_loaded_mach
             hog.wait()
     assert idle == loaded
     [(verdict, depth, reason)] = idle
-    assert verdict is Verdict.UNKNOWN and reason.startswith("budget") and depth == 4
+    assert verdict is Verdict.UNKNOWN and reason.startswith("budget") and depth == 3
 
 
 def test_the_wall_clock_guard_is_looser_than_the_units(monkeypatch):

@@ -31,7 +31,7 @@ ORACLE = [
     ("mtg-current", "400.10", "command-in-command", 2),
     ("mtg-current", "400.9", "command-face-down", 2),
     ("mtg-current", "400.5", "ordered-zones", 1),
-    ("mtg-current", "405.5", "stack-lifo", 5),
+    ("mtg-current", "405.5", "stack-lifo", 4),
     ("mtg-current", "111.8", "tokens", 3),
     ("mtg-current", "400.4a", "spells-not-permanents", 1),
     ("mtg-current", "400.11c", "outside-the-game", 1),

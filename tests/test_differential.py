@@ -272,12 +272,7 @@ removed_rules = removed_rules_of(CURRENT)
 
 @st.composite
 def card_types(draw, slots=SLOTS) -> tuple[CardType, ...]:
-    return tuple(
-        CardType.CREATURE if s.is_token
-        else draw(st.sampled_from([CardType.CREATURE, CardType.PLANESWALKER])) if s.is_commander
-        else draw(st.sampled_from(list(CardType)))
-        for s in slots
-    )
+    return tuple(draw(st.sampled_from(s.types)) for s in slots)
 
 
 def _subsets(cards: list[int]):
@@ -306,7 +301,7 @@ mostly = st.sampled_from([True, True, True, False])
 NEEDS_SETUP = {
     K.CAST, K.RESOLVE, K.COUNTER, K.DESTROY, K.SACRIFICE, K.REORDER,
     K.GAIN_CONTROL, K.TURN_FACE_DOWN, K.TAP, K.ADD_COUNTER, K.ATTACH, K.APPLY_EFFECT,
-    K.CAST_FACE_DOWN, K.TURN_FACE_UP,
+    K.CAST_FACE_DOWN, K.TURN_FACE_UP, K.COPY_SPELL,
 }
 
 
@@ -503,6 +498,8 @@ AIMED = [act(K.PUT_ONTO_BATTLEFIELD, B1, B), act(K.DRAW, A1, A), act(K.CAST, A1,
 AIMED_FACE_DOWN = [act(K.PUT_ONTO_BATTLEFIELD_FACE_DOWN, B1, B), act(K.DRAW, A1, A), act(K.CAST, A1, A, targets=(B1,))]
 TARGET_SPELL = [act(K.DRAW, A1, A), act(K.DRAW, A2, A), act(K.CAST, A1, A), act(K.CAST, A2, A, targets=(A1,))]
 # an effect of B's exiles A1 face down, then exiles it face down again for A to look at (400.8, 406.3)
+COPIED = [act(K.DRAW, A1, A), act(K.CAST, A1, A), act(K.COPY_SPELL, A_TOK, A, targets=(A1,))]
+COPIED_INSTANT = {A1: CardType.INSTANT, A_TOK: CardType.INSTANT}
 EXILED_FACE_DOWN = [act(K.EXILE_FACE_DOWN, A1, B), act(K.EXILE_FACE_DOWN, A1, A)]
 SCENARIOS = [
     # (id, removed rules, card types other than creature, actions)
@@ -579,6 +576,15 @@ SCENARIOS = [
     ("701.22-bottom", (), {}, [act(K.SCRY, player=B, n=1, **order("library/B", B2, B1))]),
     ("701.22-all", (), {}, [act(K.DRAW, A1, A), act(K.SCRY, player=A, n=1, **order("library/A", A2))]),
     ("701.22-off", ("701.22",), {}, [act(K.SCRY, player=A, n=1, **order("library/A", A2, A1))]),
+    ("707.10-instant", (), COPIED_INSTANT, COPIED + [act(K.RESOLVE, A_TOK), act(K.STATE_BASED_ACTIONS)]),
+    ("707.10-target", (), COPIED_INSTANT, AIMED + [act(K.COPY_SPELL, A_TOK, A, targets=(A1,)), act(K.RESOLVE, A_TOK)]),
+    ("707.10-lost-target", (), COPIED_INSTANT, AIMED + [act(K.EXILE, B1), act(K.COPY_SPELL, A_TOK, A, targets=(A1,))]),
+    ("707.10-by-the-other-player", (), {}, [act(K.DRAW, B1, B), act(K.CAST, B1, B), act(K.COPY_SPELL, A_TOK, A, targets=(B1,)), act(K.COUNTER, A_TOK)]),
+    ("707.10-405.2-off", ("405.2",), {}, [act(K.DRAW, A1, A), act(K.CAST, A1, A, n=1), act(K.COPY_SPELL, A_TOK, A, targets=(A1,), n=0), act(K.RESOLVE, A1)]),
+    ("707.10-returned-to-hand", (), COPIED_INSTANT, COPIED + [act(K.RESOLVE, A_TOK), act(K.RETURN_TO_HAND, A_TOK)]),
+    ("704.5e-off", ("704.5e",), COPIED_INSTANT, COPIED + [act(K.RESOLVE, A_TOK), act(K.STATE_BASED_ACTIONS)]),
+    ("608.3f", (), {}, COPIED + [act(K.RESOLVE, A_TOK), act(K.STATE_BASED_ACTIONS)]),
+    ("608.3f-off", ("608.3f",), {}, COPIED + [act(K.RESOLVE, A_TOK), act(K.STATE_BASED_ACTIONS)]),
     ("406.3", (), {}, EXILED_FACE_DOWN + [act(K.PUT_ONTO_BATTLEFIELD, A1, A)]),
     ("406.3-off", ("406.3",), {}, EXILED_FACE_DOWN + [act(K.PUT_ONTO_BATTLEFIELD, A1, A)]),
     ("406.3-exiled-again-400.8-off", ("400.8",), {}, EXILED_FACE_DOWN + [act(K.EXILE, A1)]),

@@ -56,6 +56,7 @@ STOCK = {
     "deck-shuffled-after-search": ("204.3",),
     "fizzle": ("608.2b", "400.7"),
     "face-down-exile": ("406.3",),
+    "copy-ceases": ("704.5e", "608.3f", "707.10"),
 }
 ALWAYS = {"owner-zones", "one-zone", "spells-not-permanents", "face-down-visibility", "hidden-zones", "set-aside-visible", "face-down-exile"}
 

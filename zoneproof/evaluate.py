@@ -95,9 +95,9 @@ class Backend(Protocol):
 
     def field(self, name: str, slot: int, primed: bool) -> Any:
         """A function of the object in `slot`, in the next state when `primed`. `name` is one of
-        zone, whose, controller, owner, pos, gen, counters, casts, looker, face_down, tapped, attached, effect,
-        target, target_lost, type, is_token, is_commander, is_sideboard (owner, type and the is_ functions are static and
-        always come unprimed)."""
+        zone, whose, controller, owner, pos, gen, counters, casts, looker, face_down, tapped,
+        attached, effect, target, target_lost, copy, type, is_token, is_commander, is_sideboard
+        (owner, type and the is_ functions are static and always come unprimed)."""
 
     def size(self, zone: Zone, player: int | None, primed: bool) -> Any:
         """The number of objects in `zone` (a player's zone when `player` is given, which happens

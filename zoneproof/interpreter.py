@@ -8,7 +8,7 @@ here before it is reported).
 
 from __future__ import annotations
 
-from .model import COMMANDER_TYPES, PLAYER_NAMES, SPELL_ONLY_TYPES, START_ZONE, Action, ActionKind, Behaviour, CardType, GameState, PlayerState, Zone
+from .model import PLAYER_NAMES, SPELL_ONLY_TYPES, START_ZONE, Action, ActionKind, Behaviour, GameState, PlayerState, Zone
 from .semantics import HOOKS, spec
 from .semantics.pregame import look_refusal, may_look
 from .semantics.step import ConcreteStep, IllegalAction, Outcome, World, starting_hand
@@ -56,7 +56,7 @@ def uses_position(world: World, action: Action) -> bool:
     k = action.kind
     if spec(k).takes_n:
         return True
-    if k in (K.CAST, K.CAST_FACE_DOWN):
+    if spec(k).stack_bound:
         return not world.on(Behaviour.STACK_PUSH_TOP)
     if spec(k).graveyard_bound:
         if k is K.RESOLVE and world.card_types[action.card] not in SPELL_ONLY_TYPES:
@@ -83,7 +83,7 @@ def _check_fields(world: World, action: Action) -> None:
     if action.cards and not signature.lists_cards:
         raise IllegalAction("only a zone-wide action, state-based actions and a mulligan list cards")
     if action.targets and not signature.takes_targets:
-        raise IllegalAction(f"{k.value} takes no target: only a spell being cast has one")
+        raise IllegalAction(f"{k.value} takes no target: only a spell being cast has one, and a copy names the spell it copies")
     if len(action.targets) > 1:
         raise IllegalAction("a spell of the model has at most one target")
     if not all(0 <= t < len(world.slots) for t in action.targets):
@@ -96,7 +96,7 @@ def check_initial(world: World, state: GameState) -> None:
     """A check starts at the start of a game: each deck in its owner's library, sideboards outside."""
     for slot, o in zip(world.slots, state.objects):
         expected = START_ZONE[slot.kind.value]
-        if o.zone is not expected or o.whose != slot.owner or o.controller != slot.owner or o.gen != 0 or o.fresh or o.casts or o.looker is not None:
+        if o.zone is not expected or o.whose != slot.owner or o.controller != slot.owner or o.gen != 0 or o.fresh or o.casts or o.looker is not None or o.copy:
             raise IllegalAction(f"{slot.name} does not start where a game starts ({expected.value} of {PLAYER_NAMES[slot.owner]})")
     for slot, o in zip(world.slots, state.objects):
         closed_by = world.ruleset.rules_for(Behaviour.ZONE_CLOSED, o.zone)
@@ -107,9 +107,8 @@ def check_initial(world: World, state: GameState) -> None:
         if positions != list(range(len(positions))):
             raise IllegalAction(f"{PLAYER_NAMES[p]}'s library positions are not 0..{len(positions) - 1}")
     for slot, t in zip(world.slots, world.card_types):
-        if slot.is_token and t is not CardType.CREATURE:
-            raise IllegalAction(f"token {slot.name} must be a creature")
-        if slot.is_commander and t not in COMMANDER_TYPES:
-            raise IllegalAction(f"commander {slot.name} must be a creature or a planeswalker (903.3)")
+        problem = slot.type_problem(t)
+        if problem:
+            raise IllegalAction(problem)
     if world.ruleset.tracks_players and (state.players != tuple(PlayerState() for _ in range(world.players)) or state.started):
         raise IllegalAction("a game starts with no opening hand drawn, no mulligan taken and no library looked through")

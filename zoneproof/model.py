@@ -74,6 +74,7 @@ class ActionKind(str, Enum):
     REVERSE_ILLEGAL_CAST = "reverse_illegal_cast"
     EXILE_FACE_DOWN = "exile_face_down"  # 406.3: exiled face down; the player named may look at it
     SCRY = "scry"  # 701.22: look at the top n cards of your library, put any of them on the bottom, the rest on top
+    COPY_SPELL = "copy_spell"  # 707.10: a player puts a copy of a spell onto the stack, in a token slot of theirs
     # The pregame (103): legal only before the first ordinary action, in rule sets that declare them.
     DRAW_HAND = "draw_hand"
     MULLIGAN = "mulligan"
@@ -137,6 +138,9 @@ class Behaviour(str, Enum):
     OPENING_HAND_AFTER_LOOK = "opening-hand-after-look"  # 103.6 (BFZ): only once the mulligan process, the look included, is complete
     HAND_MODIFIER = "hand-modifier"  # 902.5, 103.5a (Vanguard): a player's starting hand size is modified by their vanguard card
     TARGETS_CHECKED = "targets-checked"  # 608.2b: a spell whose target is illegal on resolution does not resolve
+    COPY_SPELL = "copy-spell"  # 707.10: a copy of a spell may be put onto the stack; it copies the spell's target
+    COPY_BECOMES_TOKEN = "copy-becomes-token"  # 608.3f: a copy of a permanent spell becomes a token as it resolves
+    COPY_CEASES = "copy-ceases"  # 704.5e: a copy of a spell anywhere but on the stack ceases to exist
 
 
 # Where a move into a library puts the card: 0 is the bottom, n >= 1 is n-th from the top.
@@ -215,6 +219,8 @@ PLAYER_NAMES = ("A", "B", "C", "D")
 START_ZONE = {"card": Zone.LIBRARY, "sideboard": Zone.OUTSIDE, "token": Zone.NOWHERE, "commander": Zone.COMMAND}
 # What a commander may be (903.3: a legendary creature, or a card that says it can be a commander).
 COMMANDER_TYPES = (CardType.CREATURE, CardType.PLANESWALKER)
+# What a token slot may be: a creature token, or a copy of a spell, which has the spell's type (707.10).
+TOKEN_TYPES = tuple(t for t in CardType if t is not CardType.LAND)
 
 
 class SlotKind(str, Enum):
@@ -244,6 +250,19 @@ class Slot:
     @property
     def is_sideboard(self) -> bool:
         return self.kind is SlotKind.SIDEBOARD
+
+    @property
+    def types(self) -> tuple[CardType, ...]:
+        """The card types the slot may have."""
+        return TOKEN_TYPES if self.is_token else COMMANDER_TYPES if self.is_commander else tuple(CardType)
+
+    def type_problem(self, t: CardType) -> str | None:
+        """Why the slot cannot have type t, or None where it can."""
+        if t in self.types:
+            return None
+        if self.is_commander:
+            return f"commander {self.name} must be a creature or a planeswalker (903.3)"
+        return f"token {self.name} cannot be a land: a token slot holds a creature token or a copy of a spell (707.10)"
 
 
 def slots_for(scope: Scope) -> tuple[Slot, ...]:
@@ -284,6 +303,8 @@ class ObjectState:
     `target` is the slot of the object a spell targets (115.1), None where it targets nothing;
     `target_lost` that the object targeted has become a new object since (400.7), so the card in
     that slot is not what the spell targeted. Every step sets it afresh from the step before.
+    `copy`: a token slot holds a copy of a spell (707.10), not a token; it stays one until it
+    becomes a token on the battlefield (608.3f) or ceases to exist. Always False for other slots.
     """
 
     zone: Zone
@@ -303,6 +324,7 @@ class ObjectState:
     shown: tuple[int, ...] = ()
     target: int | None = None
     target_lost: bool = False
+    copy: bool = False
 
     def moved(self, **changes) -> "ObjectState":
         return _changed(self, changes)
@@ -320,7 +342,7 @@ def _changed(state, changes: dict):
 
 
 STATE_FIELDS = ("zone", "whose", "controller", "pos", "gen", "face_down", "counters", "tapped", "attached", "effect", "revealed", "fresh",
-                "casts", "looker", "target", "target_lost")
+                "casts", "looker", "target", "target_lost", "copy")
 MAX_COUNTERS = 2
 MAX_CASTS = 2
 

@@ -82,6 +82,7 @@ FUNCTIONS: dict[str, tuple[Type, bool]] = {
     "looker": (Type.PLAYER, False),  # the player an instruction lets look at the card exiled face down (406.3); equal to no player where none
     "target": (Type.OBJECT, False),  # the object a spell targets (an object equal to none where it targets nothing)
     "target_lost": (Type.BOOL, False),  # the object it targets has become a new object since (400.7)
+    "copy": (Type.BOOL, False),  # a token slot holds a copy of a spell (707.10)
 }
 # `sees(p, c)`: player p may see the face of object c (400.2, 402.3, 708.5, 708.9); it depends on
 # the rules in force, so each backend asks the rule set. `shown(p, c)`: the step that led here

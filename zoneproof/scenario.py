@@ -19,7 +19,6 @@ from pathlib import Path
 from .errors import InputError, Location, did_you_mean
 from .interpreter import IllegalAction, World, apply, sees
 from .model import (
-    COMMANDER_TYPES,
     GAME_ZONES,
     ORDERED_ZONES,
     PERSONAL_ZONES,
@@ -44,7 +43,7 @@ from .tomlfile import TomlFile
 from .trace import Trace, write_atomically
 
 EXPECTATION_KEYS = {"card", "zone", "whose", "controller", "position", "same_object_as_step", "new_object_since_step",
-                    "counters", "casts", "looker", "tapped", "attached", "effect", "exists", "face_down", "revealed", "seen_by", "target", "target_lost"}
+                    "counters", "casts", "looker", "tapped", "attached", "effect", "exists", "face_down", "revealed", "seen_by", "target", "target_lost", "copy"}
 # What a step may expect of a player (the pregame, 103.4/103.5): its pregame record, the size of
 # its hand and library, and whether the game has started.
 PLAYER_EXPECTATION_KEYS = {"player", "drawn", "mulligans", "free_mulligan", "kept", "owed", "looked", "searched", "hand", "library", "started"}
@@ -239,10 +238,9 @@ def _build_world(r: _Reader, ruleset: RuleSet, players: int, player_names: dict,
             def read_slot(card=card, slot=slot, kind=kind):
                 names[card["name"]] = slot
                 card_types[slot] = r.choice(card.get("type", "creature"), {t.value: t for t in CardType}, f"card type of {card['name']}", "type")
-                if kind is SlotKind.TOKEN and card_types[slot] is not CardType.CREATURE:
-                    r.fail(f"token {card['name']} must be a creature", "type")
-                if kind is SlotKind.COMMANDER and card_types[slot] not in COMMANDER_TYPES:
-                    r.fail(f"commander {card['name']} must be a creature or a planeswalker (903.3)", "type")
+                problem = slots[slot].type_problem(card_types[slot])
+                if problem:
+                    r.fail(problem.replace(slots[slot].name, card["name"]), "type")
                 default = START_ZONE[kind.value].value
                 starts[slot] = r.choice(card.get("start", default), {z.value: z for z in Zone}, f"start of {card['name']}", "start")
             outer, r.file.context = r.file.context, ("card", index)
@@ -557,6 +555,8 @@ def scenario_from_trace(trace: Trace, violation: str, folder: Path | None = None
                 e["target"] = "none" if o2.target is None else slots[o2.target].name
             if o.target_lost or o2.target_lost:
                 e["target_lost"] = o2.target_lost
+            if o.copy or o2.copy:
+                e["copy"] = o2.copy
             if o.casts or o2.casts:
                 e["casts"] = o2.casts
             if o.looker is not None or o2.looker is not None:

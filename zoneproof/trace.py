@@ -90,7 +90,8 @@ def _player(p: int | None) -> str:
 # and each object's `fresh`; other traces leave them out, as they always are false there. An
 # action's `targets` and an object's `target` and `target_lost` are recorded only where there is a
 # target, a commander's `casts` only where it has been cast from the command zone, an object's
-# `looker` only where an instruction lets a player look at it in exile face down (406.3).
+# `looker` only where an instruction lets a player look at it in exile face down (406.3), and its
+# `copy` only where it is a copy of a spell (707.10).
 
 
 def _action_json(action: Action | None, slots: tuple[Slot, ...]) -> dict:
@@ -133,7 +134,7 @@ def _objects_json(state: GameState, slots: tuple[Slot, ...]) -> dict:
             "effect": o.effect,
             "revealed": o.revealed,
         } | ({"fresh": o.fresh} if with_fresh else {}) | ({"casts": _int(o.casts)} if o.casts else {}) | ({"looker": PLAYER_NAMES[o.looker]} if o.looker is not None else {}) | ({"shown": {"#set": [PLAYER_NAMES[p] for p in o.shown]}} if o.shown else {}) | (
-            {"target": slots[o.target].name, "target_lost": o.target_lost} if o.target is not None else {})
+            {"target": slots[o.target].name, "target_lost": o.target_lost} if o.target is not None else {}) | ({"copy": True} if o.copy else {})
 
     return {"#map": [[slot.name, record(o)] for slot, o in zip(slots, state.objects)]}
 
@@ -345,7 +346,7 @@ def read_trace(path: Path) -> Trace:
         r.fail("'vars' lists 'players' and 'started' together or neither")
 
     def recorded(rec, key: str) -> bool:
-        """Whether a record holds a field written only where it has a value (shown, looker, target, targets)."""
+        """Whether a record holds a field written only where it has a value (shown, looker, target, targets, copy)."""
         return key in (rec if isinstance(rec, Mapping) else getattr(rec, "_fields", ()))
 
     def shown_players(rec, at: str) -> tuple[int, ...]:
@@ -384,7 +385,7 @@ def read_trace(path: Path) -> Trace:
         for slot in slots:
             rec = objects[slot.name]
             at = f"state {i}, {slot.name}"
-            values = {f: r.get(rec, f, at) for f in STATE_FIELDS if f not in ("fresh", "casts", "looker", "target", "target_lost")}
+            values = {f: r.get(rec, f, at) for f in STATE_FIELDS if f not in ("fresh", "casts", "looker", "target", "target_lost", "copy")}
             values["fresh"] = r.get(rec, "fresh", at) if scope.commanders else False
             result.append(ObjectState(
                 zone=r.enum(Zone, values["zone"], f"{at}.zone"),
@@ -403,6 +404,7 @@ def read_trace(path: Path) -> Trace:
                 looker=r.name(player_by_name, r.get(rec, "looker", at), f"{at}.looker") if recorded(rec, "looker") else None,
                 shown=shown_players(rec, at),
                 **target_of(rec, at),
+                copy=r.typed(r.get(rec, "copy", at), bool, f"{at}.copy") if recorded(rec, "copy") else False,
             ))
         card_types = tuple(r.enum(CardType, types[s.name], f"state {i}, card_type[{s.name}]") for s in slots)
         players: tuple[PlayerState, ...] = ()

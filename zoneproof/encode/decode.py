@@ -62,6 +62,7 @@ def decode(system, model: z3.ModelRef, depth: int, final_state: bool = True) -> 
                 shown=tuple(p for p in range(system.players) if as_bool(system.shown(t, p, c))),
                 target=slot_index[as_int(s.target[c])],
                 target_lost=as_bool(s.target_lost[c]),
+                copy=as_bool(s.copy[c]),
             )
             for c in slots
         ), _players(system, s, as_int, as_bool), system.player_records and as_bool(s.started)))

@@ -62,12 +62,17 @@ def rules_deciding(system: TransitionSystem, kinds) -> set[str]:
 
 
 def _is_frame(term) -> bool:
-    """`x@t+1 == x@t` for one variable, possibly under an implication: a part left as it was."""
+    """`x@t+1 == x@t` for one variable, possibly under an implication: a part left as it was (or one
+    that is a constant for some slots, such as `copy` for a card, which no step can change)."""
     if z3.is_implies(term):
         term = term.arg(1)
+    if z3.is_true(term):
+        return True
     if not z3.is_eq(term):
         return False
     left, right = term.arg(0), term.arg(1)
+    if left.eq(right):
+        return True
     if not (z3.is_const(left) and z3.is_const(right)):
         return False
     a, b = left.decl().name(), right.decl().name()

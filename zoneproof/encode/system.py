@@ -19,7 +19,6 @@ from itertools import combinations
 import z3
 
 from ..model import (
-    COMMANDER_TYPES,
     GAME_ZONES,
     ORDERED_ZONES,
     PERSONAL_ZONES,
@@ -208,6 +207,8 @@ class TransitionSystem:
             facts += [Implies(self.on(Behaviour.ZONE_CLOSED, z), s.zone[c] != codes.zone[z]) for z in self.closable_zones()]
             if slot.is_commander:
                 facts += [Not(s.fresh[c]), s.casts[c] == 0]
+            if slot.is_token:
+                facts.append(Not(s.copy[c]))
         facts += self.types()
         facts += [s.pos[c] == codes.int(self.start_position(c)) for c in range(len(self.slots))]
         decks = [c for c, slot in enumerate(self.slots) if slot.kind is SlotKind.CARD]
@@ -218,14 +219,8 @@ class TransitionSystem:
         return facts
 
     def types(self) -> list:
-        """What each slot's card type may be (a fact of every run: types never change): a token is a
-        creature, a commander a creature or a planeswalker (903.3), any other card any type."""
-        codes = self.codes
-        allowed = {"token": (CardType.CREATURE,), "commander": COMMANDER_TYPES}
-        return [
-            codes.any_of(self.card_type[c] == codes.type[t] for t in allowed.get(slot.kind.value, tuple(CardType)))
-            for c, slot in enumerate(self.slots)
-        ]
+        """What each slot's card type may be (a fact of every run: types never change; Slot.types)."""
+        return [self.codes.any_of(self.card_type[c] == self.codes.type[t] for t in slot.types) for c, slot in enumerate(self.slots)]
 
     def closable_zones(self) -> list[Zone]:
         """The zones some rule of the file may close (see Behaviour.ZONE_CLOSED)."""
@@ -436,7 +431,7 @@ class TransitionSystem:
         card_type = codes.select(a.card, codes.slot, self.card_type, codes.type[CardType.CREATURE])
         uses_n = Or(
             kinds(lambda x: x.takes_n),
-            And(step.kind_in((K.CAST, K.CAST_FACE_DOWN)), Not(self.on(Behaviour.STACK_PUSH_TOP))),
+            And(kinds(lambda x: x.stack_bound), Not(self.on(Behaviour.STACK_PUSH_TOP))),
             And(
                 kinds(lambda x: x.graveyard_bound),
                 Not(self.on(Behaviour.GRAVEYARD_TOP)),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..model import MAX_COUNTERS, PLAYER_NAMES, SPELL_ONLY_TYPES, ActionKind, Behaviour, Zone
+from ..model import MAX_COUNTERS, PLAYER_NAMES, SPELL_ONLY_TYPES, ActionKind, Behaviour, CardType, Zone
 from ..terms import And, Not, Or
 from .kernel import NO_MEMORY, encode_move, identity, move, require_open, source_allowed, source_ok
 from .registry import PlayerUse, Target, concrete, implements, symbolic
@@ -63,7 +63,8 @@ def do_create_token(step: ConcreteStep) -> None:
     p = step.action.player
     slot = step.slot(c)
     step.require(slot.is_token and slot.owner == p, f"{slot.name} is not a token slot of {PLAYER_NAMES[p]}")
-    step.require(o.zone is Zone.NOWHERE and o.gen == 0, f"{slot.name} has already been created")
+    step.require(o.zone is Zone.NOWHERE and o.gen == 0, f"{slot.name} has already held an object")
+    step.require(step.card_type(c) is CardType.CREATURE, f"{slot.name} is a {step.card_type(c).value} slot: tokens of the model are creatures, and other token slots hold copies of spells")
     require_open(step, Zone.BATTLEFIELD)
     step.objects[c] = o.moved(zone=Zone.BATTLEFIELD, whose=p, controller=p, gen=1, counters=0, tapped=False, attached=False, effect=False)
 
@@ -74,7 +75,7 @@ def encode_create_token(step: SymbolicStep, c: int) -> Effect:
     if not step.slots[c].is_token:
         return Effect(step.false, step.true, {})
     owner = step.owner(c)
-    guard = And(p == owner, s.zone[c] == step.Z[Zone.NOWHERE], s.gen[c] == 0)
+    guard = And(p == owner, s.zone[c] == step.Z[Zone.NOWHERE], s.gen[c] == 0, step.card_type(c) == step.codes.type[CardType.CREATURE])
     opens = Not(step.zone_closed(Zone.BATTLEFIELD))
     return Effect(guard, opens, {"zone": step.Z[Zone.BATTLEFIELD], "whose": owner, "controller": p, "gen": step.int(1),
                                  "counters": step.int(0), "tapped": step.false, "attached": step.false, "effect": step.false})
@@ -86,7 +87,7 @@ def do_put_onto_battlefield(step: ConcreteStep) -> None:
     c, o = step.target()
     p = step.action.player
     step.require(source_allowed(step, o.zone, ONTO_BATTLEFIELD_SOURCES), f"{step.name(c)} cannot be put onto the battlefield from {o.zone.value}")
-    if not step.slot(c).is_token and step.card_type(c) in SPELL_ONLY_TYPES:
+    if step.card_type(c) in SPELL_ONLY_TYPES:
         rule = step.on(Behaviour.SPELLS_STAY_OFF_BATTLEFIELD)
         if rule:
             step.cite(rule)
@@ -99,7 +100,7 @@ def do_put_onto_battlefield(step: ConcreteStep) -> None:
 def encode_put_onto_battlefield(step: SymbolicStep, c: int) -> Effect:
     p = step.a.player
     moved = encode_move(step, c, Zone.BATTLEFIELD, p, controller=p)
-    stays = step.false if step.slots[c].is_token else And(step.is_spell_type(c), step.on(Behaviour.SPELLS_STAY_OFF_BATTLEFIELD))
+    stays = And(step.is_spell_type(c), step.on(Behaviour.SPELLS_STAY_OFF_BATTLEFIELD))
     return Effect(source_ok(step, c, ONTO_BATTLEFIELD_SOURCES), Or(stays, moved.outcome), step.merge(c, stays, step.current(c), moved.values))
 
 
@@ -109,7 +110,7 @@ def do_put_onto_battlefield_face_down(step: ConcreteStep) -> None:
     c, o = step.target()
     p = step.action.player
     step.require(source_allowed(step, o.zone, ONTO_BATTLEFIELD_SOURCES), f"{step.name(c)} cannot be put onto the battlefield from {o.zone.value}")
-    if not step.slot(c).is_token and step.card_type(c) in SPELL_ONLY_TYPES:
+    if step.card_type(c) in SPELL_ONLY_TYPES:
         keeps_out = step.on(Behaviour.SPELLS_STAY_OFF_BATTLEFIELD)
         turned_first = step.on(Behaviour.FACE_DOWN_BEFORE_ENTERING)
         characteristics = step.on(Behaviour.FACE_DOWN_CHARACTERISTICS)
@@ -130,7 +131,7 @@ def encode_put_onto_battlefield_face_down(step: SymbolicStep, c: int) -> Effect:
     moved = encode_move(step, c, Zone.BATTLEFIELD, p, controller=p, face_down=step.true)
     turned_first = And(step.on(Behaviour.FACE_DOWN_BEFORE_ENTERING), step.on(Behaviour.FACE_DOWN_CHARACTERISTICS))
     keeps_out = step.on(Behaviour.SPELLS_STAY_OFF_BATTLEFIELD)
-    stays = step.false if step.slots[c].is_token else And(step.is_spell_type(c), keeps_out, Not(turned_first))
+    stays = And(step.is_spell_type(c), keeps_out, Not(turned_first))
     return Effect(source_ok(step, c, ONTO_BATTLEFIELD_SOURCES), Or(stays, moved.outcome), step.merge(c, stays, step.current(c), moved.values))
 
 
@@ -145,7 +146,7 @@ def do_turn_face_up(step: ConcreteStep) -> None:
         o.face_down and (on_field or spell),
         f"{step.name(c)} is not a face-down permanent" + (" (708.7: a spell cannot be turned face up)" if o.zone is Zone.STACK and permanents_only else ""),
     )
-    if on_field and not step.slot(c).is_token and step.card_type(c) in SPELL_ONLY_TYPES:
+    if on_field and step.card_type(c) in SPELL_ONLY_TYPES:
         keeps_out = step.on(Behaviour.SPELLS_STAY_OFF_BATTLEFIELD)
         if keeps_out:
             # Face up it would be an instant or sorcery on the battlefield: it stays face down.
@@ -166,7 +167,7 @@ def encode_turn_face_up(step: SymbolicStep, c: int) -> Effect:
     on_field = s.zone[c] == step.Z[Zone.BATTLEFIELD]
     spell = And(s.zone[c] == step.Z[Zone.STACK], Not(step.on(Behaviour.FACE_UP_PERMANENTS_ONLY)))
     keeps_out = step.on(Behaviour.SPELLS_STAY_OFF_BATTLEFIELD)
-    stays = step.false if step.slots[c].is_token else And(on_field, step.is_spell_type(c), keeps_out)
+    stays = And(on_field, step.is_spell_type(c), keeps_out)
     face_up = identity(step, c, Not(step.on(Behaviour.FACE_UP_SAME_OBJECT))) | {"face_down": step.false}
     return Effect(And(s.face_down[c], Or(on_field, spell)), step.true, step.merge(c, stays, step.current(c), face_up))
 

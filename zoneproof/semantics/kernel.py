@@ -171,14 +171,38 @@ def require_open(step: ConcreteStep, zone: Zone) -> None:
 
 @implements(Behaviour.TOKEN_STAYS, half="concrete")
 def token_stuck(step: ConcreteStep, index: int) -> bool:
-    """111.8: a token that has left the battlefield stays where it is."""
+    """111.8: a token that has left the battlefield stays where it is (a copy of a spell is no token)."""
     o = step.objects[index]
-    if step.slot(index).is_token and o.zone not in (Zone.BATTLEFIELD, Zone.NOWHERE):
+    if step.slot(index).is_token and not o.copy and o.zone not in (Zone.BATTLEFIELD, Zone.NOWHERE):
         rule = step.on(Behaviour.TOKEN_STAYS)
         if rule:
             step.cite(rule)
             return True
     return False
+
+
+# ---------------------------------------------------------------- copies of spells (707.10, 608.3f)
+
+
+@implements(Behaviour.COPY_BECOMES_TOKEN, half="concrete")
+def still_a_copy(step: ConcreteStep, old: ObjectState, zone: Zone) -> bool:
+    """Whether a copy of a spell moving to `zone` is still one: a copy of a permanent spell becomes
+    a token as it enters the battlefield (608.3f)."""
+    if not old.copy:
+        return False
+    rule = zone is Zone.BATTLEFIELD and step.on(Behaviour.COPY_BECOMES_TOKEN)
+    if rule:
+        step.cite(rule)
+        return False
+    return True
+
+
+@implements(Behaviour.COPY_BECOMES_TOKEN, half="symbolic")
+def copy_after_move(step: SymbolicStep, c: int, zone: Zone) -> dict:
+    """Slot c's `copy` after a move to `zone` (see still_a_copy)."""
+    if zone is not Zone.BATTLEFIELD or not step.slots[c].is_token:
+        return {}
+    return {"copy": And(step.s.copy[c], Not(step.on(Behaviour.COPY_BECOMES_TOKEN)))}
 
 
 # ---------------------------------------------------------------- the move
@@ -214,6 +238,7 @@ def move(step: ConcreteStep, index: int, zone: Zone, named: int, controller: int
         pos=pos,
         controller=controller if in_play and controller is not None else owner,
         face_down=face_down,
+        copy=still_a_copy(step, old, zone),
     )
     changes.update(new_object(step, old, keep_effect, zone))
     step.objects[index] = old.moved(**changes)
@@ -239,7 +264,7 @@ def encode_move(step: SymbolicStep, c: int, zone: Zone, named, controller=None, 
         "controller": controller if in_play and controller is not None else owner,
         "face_down": step.false if face_down is None else face_down,
     }
-    values |= identity(step, c, step.on(Behaviour.NEW_OBJECT), carried, keeps_markers(step, zone))
+    values |= identity(step, c, step.on(Behaviour.NEW_OBJECT), carried, keeps_markers(step, zone)) | copy_after_move(step, c, zone)
     if step.slots[c].is_token:
         stuck = And(step.token_left_battlefield(s, c), step.on(Behaviour.TOKEN_STAYS))
         return Effect(step.true, Or(stuck, constraint), step.merge(c, stuck, step.current(c), values), arrival=where)

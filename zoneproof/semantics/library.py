@@ -197,7 +197,7 @@ def encode_shuffle_hand_into_library(step: SymbolicStep) -> Transition:
         extra += [Implies(zone_wide, Not(a.pick[c])), Implies(Not(in_hand), Not(a.pick[c]))]
         chosen = And(in_hand, Or(zone_wide, a.pick[c]))
         if step.slots[c].is_token:
-            chosen = And(chosen, Not(step.on(Behaviour.TOKEN_STAYS)))
+            chosen = And(chosen, Not(And(step.token_left_battlefield(s, c), step.on(Behaviour.TOKEN_STAYS))))
         moving[c] = chosen
         extra.append(Implies(chosen, Not(step.zone_closed(Zone.LIBRARY))))
         owner = step.owner(c)

@@ -45,10 +45,11 @@ class ActionSpec:
     names_zone: bool = False  # `zone`: which ordered zone (reorder)
     records_order: bool = False  # `order`: the new top-to-bottom order of each pile it reorders
     lists: Listed = Listed.NONE  # `cards`: which cards it acts on, and from where
-    takes_targets: bool = False  # `targets`: a spell or permanent the card, as a spell, targets (115.1)
+    takes_targets: bool = False  # `targets`: a spell or permanent the card, as a spell, targets (115.1); the spell a copy copies
     moves_card: bool = False  # the card changes zones, so a commander's owner may put it into the command zone instead (`to_command`)
     takes_n: bool = False  # `n` is always part of the action: a place in a library, or how many cards are looked at
     graveyard_bound: bool = False  # `n` places the card in the graveyard where 404.1 is not in force
+    stack_bound: bool = False  # `n` places the spell on the stack where 405.2 is not in force
     sources: tuple[Zone, ...] | None = None  # zones the card may come from (and outside the game, without 400.11c)
     concrete: Callable | None = field(default=None, repr=False)
     symbolic: Callable | None = field(default=None, repr=False)

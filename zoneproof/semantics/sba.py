@@ -1,6 +1,7 @@
-"""State-based actions: tokens outside the battlefield cease to exist (111.7, 704.5d), and
-commanders put into a graveyard or exile go to the command zone (903.9a), which needs a memory
-of each commander: put into its zone since state-based actions were last performed (`fresh`)."""
+"""State-based actions: tokens outside the battlefield cease to exist (111.7, 704.5d), so do copies
+of spells outside the stack (704.5e), and commanders put into a graveyard or exile go to the
+command zone (903.9a), which needs a memory of each commander: put into its zone since
+state-based actions were last performed (`fresh`)."""
 
 from __future__ import annotations
 
@@ -14,19 +15,25 @@ K = ActionKind
 
 
 @concrete(K.STATE_BASED_ACTIONS, Target.NONE, lists=Listed.COMMANDERS)
-@implements(Behaviour.TOKEN_CEASES, half="concrete")
+@implements(Behaviour.TOKEN_CEASES, Behaviour.COPY_CEASES, half="concrete")
 def do_state_based_actions(step: ConcreteStep) -> None:
     commanders_to_command(step)
-    rule = step.on(Behaviour.TOKEN_CEASES)
-    if not rule:
-        return
-    ceasing = [i for i, o in enumerate(step.objects) if step.slot(i).is_token and o.zone not in (Zone.BATTLEFIELD, Zone.NOWHERE)]
-    if ceasing:
-        step.cite(rule)
+    ceasing = []
+    for i, o in enumerate(step.objects):
+        if not step.slot(i).is_token or o.zone is Zone.NOWHERE:
+            continue
+        if o.copy:
+            rule = o.zone is not Zone.STACK and step.on(Behaviour.COPY_CEASES)
+        else:
+            rule = o.zone is not Zone.BATTLEFIELD and step.on(Behaviour.TOKEN_CEASES)
+        if rule:
+            step.cite(rule)
+            ceasing.append(i)
     for i in ceasing:
         old = step.objects[i]
         step.objects[i] = old.moved(zone=Zone.NOWHERE, whose=step.slot(i).owner, controller=step.slot(i).owner, pos=0, face_down=False)
-    compact_piles(step)
+    if ceasing:
+        compact_piles(step)
 
 
 def compact_piles(step: ConcreteStep) -> None:
@@ -56,14 +63,15 @@ def commanders_to_command(step: ConcreteStep) -> None:
 
 
 @symbolic(K.STATE_BASED_ACTIONS)
-@implements(Behaviour.TOKEN_CEASES, Behaviour.COMMANDER_RETURN_SBA, half="symbolic")
+@implements(Behaviour.TOKEN_CEASES, Behaviour.COPY_CEASES, Behaviour.COMMANDER_RETURN_SBA, half="symbolic")
 def encode_state_based_actions(step: SymbolicStep) -> Transition:
     s, a = step.s, step.a
-    ceases = step.on(Behaviour.TOKEN_CEASES)
     guard, leaving = [], {}
     for c, slot in enumerate(step.slots):
         if slot.is_token:
-            leaving[c] = And(ceases, step.token_left_battlefield(s, c))
+            copy_off_stack = And(s.copy[c], s.zone[c] != step.Z[Zone.STACK], s.zone[c] != step.Z[Zone.NOWHERE])
+            leaving[c] = Or(And(step.on(Behaviour.TOKEN_CEASES), step.token_left_battlefield(s, c)),
+                            And(step.on(Behaviour.COPY_CEASES), copy_off_stack))
         elif slot.is_commander:
             guard.append(Implies(a.pick[c], And(
                 step.on(Behaviour.COMMANDER_RETURN_SBA),

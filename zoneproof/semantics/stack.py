@@ -1,5 +1,6 @@
-"""The stack: casting (601.2, 405.2, 903.8 from the command zone), resolving (405.5, 400.7a, 708),
-countering, and a casting proposal that turns out illegal (601.2e)."""
+"""The stack: casting (601.2, 405.2, 903.8 from the command zone), copying a spell (707.10),
+resolving (405.5, 400.7a, 608.2b, 708), countering, and a casting proposal that turns out illegal
+(601.2e)."""
 
 from __future__ import annotations
 
@@ -86,7 +87,7 @@ def require_spell_card(step: ConcreteStep, c: int) -> None:
 TARGETABLE = (Zone.STACK, Zone.BATTLEFIELD)
 
 
-@concrete(K.CAST, Target.CARD, PlayerUse.ALWAYS, moves_card=True, takes_targets=True)
+@concrete(K.CAST, Target.CARD, PlayerUse.ALWAYS, moves_card=True, takes_targets=True, stack_bound=True)
 def do_cast(step: ConcreteStep) -> None:
     """Cast a card; an instant or sorcery may target another spell or a permanent, which its
     effect will act on when it resolves."""
@@ -114,6 +115,46 @@ def encode_cast(step: SymbolicStep, c: int) -> Effect:
     targets_ok = Or(aim == codes.no_slot, And(step.is_spell_type(c), may_target))
     on_stack = moved.values["zone"] == step.Z[Zone.STACK]
     return replace(moved, event=And(castable(step, c), targets_ok), values=moved.values | {"target": If(on_stack, aim, codes.no_slot)})
+
+
+@concrete(K.COPY_SPELL, Target.CARD, PlayerUse.ALWAYS, takes_targets=True, stack_bound=True)
+@implements(Behaviour.COPY_SPELL, half="concrete")
+def do_copy_spell(step: ConcreteStep) -> None:
+    """Player p puts a copy of a spell onto the stack (707.10), in a token slot of p's that has never
+    held an object and has the spell's type: p owns and controls the copy, which has the spell's
+    target. A face-down spell is not copied in the model."""
+    c, o = step.target()
+    p = step.action.player
+    slot = step.slot(c)
+    rule = step.on(Behaviour.COPY_SPELL)
+    step.require(rule is not None, "no rule in force lets a player copy a spell")
+    step.cite(rule)
+    step.require(slot.is_token and slot.owner == p, f"{slot.name} is not a token slot of {PLAYER_NAMES[p]}: a copy of a spell takes one")
+    step.require(o.zone is Zone.NOWHERE and o.gen == 0, f"{slot.name} has already held an object")
+    step.require(len(step.action.targets) == 1, "name the spell to copy in `targets`")
+    (t,) = step.action.targets
+    spell = step.objects[t]
+    step.require(spell.zone is Zone.STACK and not spell.face_down, f"{step.name(t)} is not a face-up spell on the stack")
+    step.require(step.card_type(c) is step.card_type(t), f"{slot.name} is a token slot of type {step.card_type(c).value}, and {step.name(t)} is a {step.card_type(t).value}: a copy has its spell's type")
+    move(step, c, Zone.STACK, p, controller=p)
+    if step.objects[c].zone is Zone.STACK:
+        step.objects[c] = step.objects[c].moved(gen=1, copy=True, target=spell.target, target_lost=spell.target_lost)
+
+
+@symbolic(K.COPY_SPELL)
+@implements(Behaviour.COPY_SPELL, half="symbolic")
+def encode_copy_spell(step: SymbolicStep, c: int) -> Effect:
+    if not step.slots[c].is_token:
+        return Effect(step.false, step.true, {})
+    s, codes, aim, p = step.s, step.codes, step.a.aim, step.a.player
+    others = [d for d in range(len(step.slots)) if d != c]
+    copies = codes.any_of(
+        And(aim == codes.slot[d], s.zone[d] == step.Z[Zone.STACK], Not(s.face_down[d]), step.card_type(c) == step.card_type(d)) for d in others
+    )
+    target = codes.select(aim, [codes.slot[d] for d in others], [s.target[d] for d in others], codes.no_slot)
+    guard = And(step.on(Behaviour.COPY_SPELL), p == step.owner(c), s.zone[c] == step.Z[Zone.NOWHERE], s.gen[c] == 0, copies)
+    moved = encode_move(step, c, Zone.STACK, p, controller=p)
+    return replace(moved, event=guard, values=moved.values | {"gen": step.int(1), "copy": step.true, "target": target})
 
 
 @concrete(K.REVERSE_ILLEGAL_CAST, Target.CARD, PlayerUse.ALWAYS)
@@ -193,23 +234,32 @@ def encode_act_on_target(step: SymbolicStep, c: int) -> dict:
 @every_step("target-memory", "concrete")
 def track_lost_targets(step: ConcreteStep) -> None:
     """400.7 for a spell's target: an object targeted that becomes a new object while the spell
-    waits is lost to it. A cast sets its spell's target afresh."""
+    waits is lost to it. A cast sets its spell's target afresh; a copy has its spell's, lost or not."""
+    action = step.action
     for x, new in enumerate(step.objects):
-        cast_now = step.action.kind is K.CAST and step.action.card == x
         t = new.target
-        lost = t is not None and not cast_now and (step.before.objects[x].target_lost or step.objects[t].gen != step.before.objects[t].gen)
+        if t is None or (action.kind is K.CAST and action.card == x):
+            lost = False
+        else:
+            earlier = step.before.objects[action.targets[0] if action.kind is K.COPY_SPELL and action.card == x else x]
+            lost = earlier.target_lost or step.objects[t].gen != step.before.objects[t].gen
         if lost != new.target_lost:
             step.objects[x] = new.moved(target_lost=lost)
 
 
 @every_step("target-memory", "symbolic")
 def encode_lost_targets(step: SymbolicStep) -> list:
-    s, s2, codes = step.s, step.s2, step.codes
+    s, s2, codes, a = step.s, step.s2, step.codes, step.a
+    slots = range(len(step.slots))
     facts = []
-    for x in range(len(step.slots)):
-        cast_now = And(step.kind_is(K.CAST), step.a.card == codes.slot[x])
-        renewed = codes.any_of(And(s2.target[x] == codes.slot[d], s2.gen[d] != s.gen[d]) for d in range(len(step.slots)) if d != x)
-        facts.append(s2.target_lost[x] == And(s2.target[x] != codes.no_slot, Not(cast_now), Or(s.target_lost[x], renewed)))
+    for x in slots:
+        cast_now = And(step.kind_is(K.CAST), a.card == codes.slot[x])
+        earlier = s.target_lost[x]
+        if step.slots[x].is_token:
+            spell_lost = codes.any_of(And(a.aim == codes.slot[d], s.target_lost[d]) for d in slots if d != x)
+            earlier = If(And(step.kind_is(K.COPY_SPELL), a.card == codes.slot[x]), spell_lost, earlier)
+        renewed = codes.any_of(And(s2.target[x] == codes.slot[d], s2.gen[d] != s.gen[d]) for d in slots if d != x)
+        facts.append(s2.target_lost[x] == And(s2.target[x] != codes.no_slot, Not(cast_now), Or(earlier, renewed)))
     return facts
 
 
@@ -254,7 +304,7 @@ def encode_counter(step: SymbolicStep, c: int) -> Effect:
     return replace(encode_move(step, c, Zone.GRAVEYARD, step.s.controller[c]), event=step.s.zone[c] == step.Z[Zone.STACK])
 
 
-@concrete(K.CAST_FACE_DOWN, Target.CARD, PlayerUse.ALWAYS)
+@concrete(K.CAST_FACE_DOWN, Target.CARD, PlayerUse.ALWAYS, stack_bound=True)
 @implements(Behaviour.FACE_DOWN_CHARACTERISTICS, half="concrete")
 def do_cast_face_down(step: ConcreteStep) -> None:
     c, o = step.target()

@@ -278,7 +278,8 @@ class SymbolicStep:
         )
 
     def token_left_battlefield(self, s: "StateVars", c: int):
-        return And(s.zone[c] != self.Z[Zone.BATTLEFIELD], s.zone[c] != self.Z[Zone.NOWHERE])
+        """Token slot c holds a token that has left the battlefield (not a copy of a spell, 707.10)."""
+        return And(s.zone[c] != self.Z[Zone.BATTLEFIELD], s.zone[c] != self.Z[Zone.NOWHERE], Not(s.copy[c]))
 
     # ---------------------------------------------------------------- zones and players
 
