@@ -10,6 +10,7 @@ every depth with the structural lemmas.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 import time
 from dataclasses import dataclass, replace
 from enum import Enum
@@ -262,7 +263,7 @@ class _Sweep:
         self.unreachable: set = set()  # goals of the rules reached at no depth
         self.asked: set = set()  # the keys of every goal
         self.answered_by: dict = {}  # the goals another system than `system` answered (its models are of that system)
-        self._small: Deepening | None = None  # the smaller game's deepening (`_in_smaller_game`), once asked
+        self._games: dict[Scope, Deepening] = {}  # the smaller games' deepenings (`_in_smaller_game`), once asked
 
     def outcomes(self, goals: dict, probes: list[Property], budget: Budget) -> dict:
         """What lint finds of every goal. Random runs come first (`simulate`): a goal a run reaches
@@ -290,8 +291,10 @@ class _Sweep:
         pending = [key for key, g in rest.items() if not found[key].violated and not found[key].unknown and g.bound > covered[key]]
         rest = {key: replace(rest[key], first=max(rest[key].first, covered[key] + 1)) for key in pending}
         near = base + SMALLER_GAME_FIRST_DEPTHS
-        lifted = self._in_smaller_game({key: replace(rest[key], bound=min(rest[key].bound, near)) for key in pending}, budget, UNREACHABLE_FROM)
-        pending = [key for key in pending if key not in lifted]
+        lifted: dict = {}
+        for game in (smaller_game, token_game):
+            lifted |= self._in_smaller_game({key: replace(rest[key], bound=min(rest[key].bound, near)) for key in pending}, budget, UNREACHABLE_FROM, game)
+            pending = [key for key in pending if key not in lifted]
         unseen = [key for key in pending if key not in walks]
         facts = self.system.rule_values()
         kept = invariant(self.system, list(lemmas(self.ruleset)), self.seed, facts, budget)
@@ -300,8 +303,9 @@ class _Sweep:
             others = {key: goals[key].at for key in unseen if not isinstance(key, Property)}
             self.unreachable = unreachable(self.system, others, kept, self.seed, facts, budget)
         deeper = {key: rest[key] for key in pending if key not in self.proofs and key not in self.unreachable}
-        lifted |= self._in_smaller_game({key: goal for key, goal in deeper.items() if goal.bound > near}, budget, near + 1)
-        deeper = {key: goal for key, goal in deeper.items() if key not in lifted}
+        for game in (smaller_game, token_game):
+            lifted |= self._in_smaller_game({key: goal for key, goal in deeper.items() if goal.bound > near}, budget, near + 1, game)
+            deeper = {key: goal for key, goal in deeper.items() if key not in lifted}
         settled = self._in_pregame(deeper, budget, UNREACHABLE_FROM)
         deeper = {key: goal for key, goal in deeper.items() if key not in settled}
         return found | lifted | settled | self.deepening.earliest(deeper, budget, start=UNREACHABLE_FROM)
@@ -314,25 +318,26 @@ class _Sweep:
         rules = [key[1] for key, goal in goals.items() if goal.group == "changes"]
         return _within_bounds(goals, _by_goal(*pregame_runs(self.ruleset, self.scope, probes, rules, self.seed)))
 
-    def _in_smaller_game(self, goals: dict, budget: Budget, start: int) -> dict:
-        """The probes and rules' removals that Z3 reaches in a smaller game (`smaller_game`: two deck
-        cards per player, no sideboard, no tokens) from depth `start` to their bound, each with the
-        run it finds replayed in this game (`simulate.lifted_witness`); a run that does not replay
-        here is dropped. Its questions are a fraction of the budget (SMALLER_GAME_SHARE): what it
-        misses is asked of this game. Asked again from a greater `start`, it goes on with the same
-        solver."""
-        small = smaller_game(self.ruleset, self.scope)
+    def _in_smaller_game(self, goals: dict, budget: Budget, start: int, game: Callable | None = None) -> dict:
+        """The probes and rules' removals that Z3 reaches in a smaller game (`game`, by default
+        `smaller_game`: two deck cards per player, no sideboard, no tokens) from depth `start` to
+        their bound, each with the run it finds replayed in this game (`simulate.lifted_witness`); a
+        run that does not replay here is dropped. Its questions are a fraction of the budget
+        (SMALLER_GAME_SHARE): what it misses is asked of this game. Asked again from a greater
+        `start`, it goes on with the same solver."""
+        small = (game or smaller_game)(self.ruleset, self.scope)
         asked = {key: goal for key, goal in goals.items() if isinstance(key, Property) or goal.group == "changes"}
         if small is None or not asked:
             return {}
-        if self._small is None:
+        if small not in self._games:
             system = TransitionSystem(self.ruleset, small, self.system.int_reach)
-            self._small = Deepening(system, self.seed, system.rule_values(), incremental=True)
-        system = self._small.system
+            self._games[small] = Deepening(system, self.seed, system.rule_values(), incremental=True)
+        deepening = self._games[small]
+        system = deepening.system
         own = {key: replace(goal, at=partial(violated_at, system, key) if isinstance(key, Property) else partial(_removal_changes, system, rule_id=key[1]))
                for key, goal in asked.items()}
         share = replace(budget, rlimit=budget.rlimit // SMALLER_GAME_SHARE)
-        outcomes = self._small.earliest(own, share, start=start)
+        outcomes = deepening.earliest(own, share, start=start)
         found, space = {}, StateSpace(self.ruleset, self.scope)
         for key, outcome in outcomes.items():
             if not outcome.violated:
@@ -416,6 +421,16 @@ def smaller_game(ruleset: RuleSet, scope: Scope) -> Scope | None:
     where it starts); None when the scope is no larger."""
     small = ruleset.scope_for(replace(scope, cards=min(scope.cards, 2), sideboard=0, tokens=0, hand=min(scope.hand, 2)))
     if small == scope or small.hand_modifier_problem() is not None:
+        return None
+    return small
+
+
+def token_game(ruleset: RuleSet, scope: Scope) -> Scope | None:
+    """The game in which lint looks for what neither the smaller game nor the proofs settled: one
+    deck card and one token slot per player, no sideboard (a spell cast and copied, a token made);
+    None when the scope has no tokens or is no larger."""
+    small = ruleset.scope_for(replace(scope, cards=min(scope.cards, 1), sideboard=0, tokens=min(scope.tokens, 1), hand=min(scope.hand, 1)))
+    if not scope.tokens or small == scope or small.hand_modifier_problem() is not None:
         return None
     return small
 

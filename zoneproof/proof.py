@@ -55,6 +55,7 @@ LEMMAS = (
     ("tokens-never-outside", "111.7", "forall t: token. zone(t) != outside"),
     ("commanders-never-outside", "903.6", "forall c: card. is_commander(c) -> zone(c) != outside"),
     ("tokens-off-stack", "111.7", "forall t: token. zone(t) != stack"),
+    ("no-copies", "707.10", "forall t: token. not copy(t)"),
     ("stack-tokens-are-copies", "707.10", "forall t: token. zone(t) == stack -> copy(t)"),
     ("copies-off-battlefield", "608.3f", "forall t: token. copy(t) -> zone(t) != battlefield"),
     ("tokens-after-start", "103.6", "forall t: token, p: player. zone(t) != nowhere -> started(p)"),

@@ -420,8 +420,14 @@ def _shrunk(space: StateSpace, world: World, name: str, actions: list[Action], r
 
 
 def _drawn_types(space: StateSpace, rng: random.Random) -> tuple:
+    """A type for each slot, at random among those it may have; a token slot's is half the time a
+    creature's (a token to create), half the time that of a card of its owner's (a spell to copy)."""
     allowed = space.start.types
-    return tuple(SINGLE[1 << rng.choice([i for i in range(len(TYPES)) if types_of(allowed, s) >> i & 1])] for s in range(len(space.slots)))
+    drawn = [SINGLE[1 << rng.choice([i for i in range(len(TYPES)) if types_of(allowed, s) >> i & 1])] for s in range(len(space.slots))]
+    for token in (s for s in space.slots if s.is_token):
+        choices = [drawn[c.index] for c in space.slots if c.owner == token.owner and not c.is_token and drawn[c.index] in token.types]
+        drawn[token.index] = CardType.CREATURE if rng.random() < 0.5 or not choices else rng.choice(choices)
+    return tuple(drawn)
 
 
 def _step_of(world: World, state: GameState, forms: list, rng: random.Random) -> Step | None:
