@@ -256,13 +256,13 @@ class Slot:
         """The card types the slot may have."""
         return TOKEN_TYPES if self.is_token else COMMANDER_TYPES if self.is_commander else tuple(CardType)
 
-    def type_problem(self, t: CardType) -> str | None:
-        """Why the slot cannot have type t, or None where it can."""
+    def type_problem(self, t: CardType, name: str | None = None) -> str | None:
+        """Why the slot (called `name`, by default its own) cannot have type t, or None where it can."""
         if t in self.types:
             return None
         if self.is_commander:
-            return f"commander {self.name} must be a creature or a planeswalker (903.3)"
-        return f"token {self.name} cannot be a land: a token slot holds a creature token or a copy of a spell (707.10)"
+            return f"commander {name or self.name} must be a creature or a planeswalker (903.3)"
+        return f"token {name or self.name} cannot be a land: a token slot holds a creature token or a copy of a spell (707.10)"
 
 
 def slots_for(scope: Scope) -> tuple[Slot, ...]:

@@ -238,9 +238,9 @@ def _build_world(r: _Reader, ruleset: RuleSet, players: int, player_names: dict,
             def read_slot(card=card, slot=slot, kind=kind):
                 names[card["name"]] = slot
                 card_types[slot] = r.choice(card.get("type", "creature"), {t.value: t for t in CardType}, f"card type of {card['name']}", "type")
-                problem = slots[slot].type_problem(card_types[slot])
+                problem = slots[slot].type_problem(card_types[slot], card["name"])
                 if problem:
-                    r.fail(problem.replace(slots[slot].name, card["name"]), "type")
+                    r.fail(problem, "type")
                 default = START_ZONE[kind.value].value
                 starts[slot] = r.choice(card.get("start", default), {z.value: z for z in Zone}, f"start of {card['name']}", "start")
             outer, r.file.context = r.file.context, ("card", index)

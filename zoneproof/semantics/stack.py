@@ -137,8 +137,7 @@ def do_copy_spell(step: ConcreteStep) -> None:
     step.require(spell.zone is Zone.STACK and not spell.face_down, f"{step.name(t)} is not a face-up spell on the stack")
     step.require(step.card_type(c) is step.card_type(t), f"{slot.name} is a token slot of type {step.card_type(c).value}, and {step.name(t)} is a {step.card_type(t).value}: a copy has its spell's type")
     move(step, c, Zone.STACK, p, controller=p)
-    if step.objects[c].zone is Zone.STACK:
-        step.objects[c] = step.objects[c].moved(gen=1, copy=True, target=spell.target, target_lost=spell.target_lost)
+    step.objects[c] = step.objects[c].moved(gen=1, copy=True, target=spell.target, target_lost=spell.target_lost)
 
 
 @symbolic(K.COPY_SPELL)
