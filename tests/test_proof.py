@@ -76,9 +76,13 @@ def test_new_object_is_proved_without_608_2b():
 
 
 def test_a_property_not_inductive_alone_is_proved_with_the_properties_the_rule_set_expects_to_hold(tmp_path, monkeypatch):
-    """Checked alone, Berserk's face-down-reveal is not inductive with the structural lemmas: it
-    needs face-down-visibility. zoneproof proves it together with the stock properties the rule
-    set file expects to hold, checks their base case too, and the certificate carries them."""
+    """Checked alone, without the lemma that a face-down object is only in exile or the command
+    zone, Berserk's face-down-reveal is not inductive with the structural lemmas: it needs
+    face-down-visibility. zoneproof proves it together with the stock properties the rule set
+    file expects to hold, checks their base case too, and the certificate carries them."""
+    import zoneproof.proof
+
+    monkeypatch.setattr(zoneproof.proof, "LEMMAS", tuple(lemma for lemma in zoneproof.proof.LEMMAS if lemma[0] != "face-down-set-aside"))
     ruleset = load_ruleset("berserk")
     [result] = check_properties(ruleset, [PROPS["face-down-reveal"]], SMALL)
     assert result.verdict is Verdict.PROVED, result.reason
@@ -89,6 +93,20 @@ def test_a_property_not_inductive_alone_is_proved_with_the_properties_the_rule_s
     monkeypatch.setattr("zoneproof.check._helpers", lambda ruleset, props: [])
     [alone] = check_properties(ruleset, [PROPS["face-down-reveal"]], SMALL)
     assert alone.verdict is Verdict.HOLDS
+
+
+def test_face_down_reveal_is_proved_over_one_step_where_nothing_is_face_down_in_play(tmp_path):
+    """Under the Commander rules of 2015 a card is face down only when the mulligan sets it aside in
+    exile (903.8): the lemma saying so makes 708.9's face-down-reveal inductive alone, over one
+    step, with a certificate that needs no other property."""
+    ruleset = load_ruleset("mtg-2015-commander-bfz")
+    [result] = check_properties(ruleset, [PROPS["face-down-reveal"]], Scope(players=2, cards=2, depth=5))
+    assert result.verdict is Verdict.PROVED, result.reason
+    assert "face-down-set-aside" in {p.id for p in result.certificate.lemmas}
+    assert result.certificate.together == () and result.certificate.steps == 1
+    path = tmp_path / "face-down-reveal.proof.zp"
+    path.write_text(certificate_text(result.certificate, ruleset, ruleset.scope_for(Scope(players=2, cards=2, depth=5))))
+    assert verify(read_certificate(path), ruleset).valid
 
 
 @pytest.mark.parametrize("prop_id", ["owner-zones", "stack-lifo"])

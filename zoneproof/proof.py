@@ -48,6 +48,7 @@ LEMMAS = (
     ("tapped-on-battlefield", "400.7", "forall c: object. tapped(c) or attached(c) -> zone(c) == battlefield"),
     ("effect-in-play", "400.7", "forall c: object. effect(c) -> zone(c) in {battlefield, stack, nowhere}"),
     ("face-down-in-play", "708.2", "forall c: object. face_down(c) -> zone(c) in {battlefield, stack, exile, command}"),
+    ("face-down-set-aside", "903.8", "forall c: object. face_down(c) -> zone(c) in {exile, command}"),
     ("controller-off-battlefield", "108.4", "forall c: object. not (zone(c) in {battlefield, stack}) -> controller(c) == owner(c)"),
     ("whose-personal", "400.3", "forall c: object. zone(c) in {library, hand, graveyard} -> whose(c) == owner(c)"),
     ("whose-shared", "400.3", "forall c: object. not (zone(c) in {library, hand, graveyard}) -> whose(c) == owner(c)"),
