@@ -247,6 +247,28 @@ def pregame_witnesses(ruleset: RuleSet, scope: Scope, props: list[Property], rul
     return _witnesses(space, props, violated, withouts, changed, seed)
 
 
+def falsified(ruleset: RuleSet, scope: Scope, props: list[Property], runs: int, seed: int = 0) -> set[str]:
+    """The ids of the `always` properties among `props` that a state of some random run of at most
+    `scope.depth` steps falsifies: reachable within the depth bound, so in the encoder's game too."""
+    space = StateSpace(ruleset, scope)
+    always = [p for p in props if p.kind is PropertyKind.ALWAYS]
+    if space.start is None or not always:
+        return set()
+    rng = random.Random(seed)
+    holds = {p.id: compile_lazily(p, space.slots, space.scope.players) for p in always}
+    found: set[str] = set()
+
+    def on_state(world: World, steps: list[Step], by_kind: FormsByKind) -> None:
+        backend = backend_at(world, always[0], space.start_state, tuple(steps), len(steps))
+        found.update([prop_id for prop_id, holds_in in holds.items() if prop_id not in found and not holds_in(backend)])
+
+    def run_one(world: World, pregame_first: bool) -> None:
+        _walk(space, world, rng, space.scope.depth, pregame_first, partial(on_state, world), lambda steps: True)
+
+    _runs(space, rng, runs, run_one, lambda: len(found), len(holds))
+    return found
+
+
 def _runs(space: StateSpace, rng: random.Random, runs: int, run_one, found, wanted: int) -> None:
     """Up to `runs` runs, each `run_one(world, pregame_first)` in a world of card types drawn at
     random, every other one pregame-first; they stop once `found()` reaches `wanted`, or when
