@@ -150,13 +150,10 @@ def test_induction_proves_a_property_at_every_depth_from_depth_3():
     assert shallow.verdict is Verdict.HOLDS
 
 
-def test_a_property_induction_cannot_prove_is_checked_to_the_depth(monkeypatch):
+def test_a_property_induction_cannot_prove_is_checked_to_the_depth(monkeypatch, without_face_down_set_aside):
     # Berserk's face-down-reveal alone, without the lemma that nothing is face down in play: the other
     # lemmas do not make it inductive; the properties proved together with it do, so they are kept
     # out of reach here (test_proof.py shows them at work)
-    import zoneproof.proof
-
-    monkeypatch.setattr(zoneproof.proof, "LEMMAS", tuple(lemma for lemma in zoneproof.proof.LEMMAS if lemma[0] != "face-down-set-aside"))
     monkeypatch.setattr("zoneproof.check._helpers", lambda ruleset, props: [])
     [result] = check_properties(load_ruleset("berserk"), [PROPS["face-down-reveal"]], Scope(cards=2, depth=4), timeout=GUARD)
     assert (result.verdict, result.depth) == (Verdict.HOLDS, 4)

@@ -95,14 +95,12 @@ def test_new_object_is_proved_without_608_2b():
     assert result.verdict is Verdict.PROVED, result.reason
 
 
-def test_a_property_not_inductive_alone_is_proved_with_the_properties_the_rule_set_expects_to_hold(tmp_path, monkeypatch):
+def test_a_property_not_inductive_alone_is_proved_with_the_properties_the_rule_set_expects_to_hold(tmp_path, monkeypatch,
+                                                                                                     without_face_down_set_aside):
     """Checked alone, without the lemma that a face-down object is only in exile or the command
     zone, Berserk's face-down-reveal is not inductive with the structural lemmas: it needs
     face-down-visibility. zoneproof proves it together with the stock properties the rule set
     file expects to hold, checks their base case too, and the certificate carries them."""
-    import zoneproof.proof
-
-    monkeypatch.setattr(zoneproof.proof, "LEMMAS", tuple(lemma for lemma in zoneproof.proof.LEMMAS if lemma[0] != "face-down-set-aside"))
     ruleset = load_ruleset("berserk")
     [result] = check_properties(ruleset, [PROPS["face-down-reveal"]], SMALL)
     assert result.verdict is Verdict.PROVED, result.reason
