@@ -241,6 +241,23 @@ def test_properties_proved_together_hold_and_the_violated_ones_keep_their_own_co
             assert itf_text(alone.trace) == itf_text(together.trace)
 
 
+def test_an_expected_violation_a_random_run_finds_keeps_z3s_depth_and_its_own_counterexample(monkeypatch):
+    # markers-kept is expected violated in mtg-2015-commander (at depth 3); a random run of the
+    # interpreter gives its counterexample, and Z3 only rules out the depths before it.
+    ruleset, scope = load_ruleset("mtg-2015-commander"), Scope(depth=4)
+    markers = [p for p in stock_properties() if p.id == "markers-kept"]
+    results = {r.prop.id: r for r in check_properties(ruleset, stock_properties(), scope, timeout=GUARD)}
+    [alone] = check_properties(ruleset, markers, scope, timeout=GUARD)
+    assert (alone.verdict, alone.depth) == (results["markers-kept"].verdict, results["markers-kept"].depth) == (Verdict.VIOLATED, 3)
+    assert itf_text(alone.trace) == itf_text(results["markers-kept"].trace)
+    replay, _, _ = replay_trace(alone.trace, "<markers-kept>")
+    assert (replay.mismatch, replay.violation_step) == (None, 3)
+    assert check._violating_runs(ruleset, markers, ruleset.scope_for(scope), 0)
+    monkeypatch.setattr(check, "_violating_runs", lambda *args: {})
+    [by_z3] = check_properties(ruleset, markers, scope, timeout=GUARD)
+    assert (by_z3.verdict, by_z3.depth) == (Verdict.VIOLATED, 3)
+
+
 def test_a_joint_proof_without_an_answer_proves_nothing():
     # a budget too small for any query: the joint proof gives up, and so does each property's own check
     props = [PROPS[p] for p in ("owner-zones", "one-zone", "tokens")]

@@ -26,6 +26,7 @@ from .ruleset import Expectation, RuleSet
 from .proof import Proof, invariant, lemmas, proved_with, rules_resting, wrap_safe
 from .solver import Answer, SolverResult
 from .search import INDUCTION_SPAN, INDUCTION_STEPS, Budget, Deepening, Outcome, first_step, violated_at, violation_alone
+from .simulate import RUN_LENGTH, RUNS, found_witnesses
 from .trace import Trace, of_ruleset
 
 
@@ -110,7 +111,8 @@ def each_checked(ruleset: RuleSet, props: list[Property], scope: Scope, seed: in
 
     Each property is proved or checked to the depth bound as `_checked_on` says. Each violation
     found is asked again in a Z3 context of its own for its counterexample, which is then replayed
-    in the interpreter. Each phase (the lemmas, an induction, a deepening) shares the resource
+    in the interpreter; one that a random run of the property's own reached at that depth
+    (`_violating_runs`) has that run as its counterexample. Each phase (the lemmas, an induction, a deepening) shares the resource
     units of `timeout` seconds among its questions, within those seconds (`Budget.phase`). An interrupt raises Interrupted (the results not
     yet given are not known: they all come from the one search)."""
     try:
@@ -256,7 +258,8 @@ def _checked_on(system: TransitionSystem, ruleset: RuleSet, props: list[Property
         shallow = min(scope.depth, max(SHALLOW, base))
         based = lambda p: min(scope.depth, proofs[p].steps)  # noqa: E731  (a proof's base case)
         bound = {p: based(p) if p in proved else shallow if p in candidates and p not in expected else scope.depth for p in props}
-        outcomes = deepening.first_violations(bound | {h: based(h) for h in helpers if h in proved}, budget())
+        known = {} if pregame else _violating_runs(ruleset, props, scope, seed)
+        outcomes = deepening.first_violations(bound | {h: based(h) for h in helpers if h in proved}, budget(), known=known)
         while True:
             failed = {p for p in proved if outcomes[p].violated or outcomes[p].unknown}
             shallower = {p: based(p) for p in proved if p not in failed and outcomes[p].depth < based(p)}
@@ -282,6 +285,16 @@ def _checked_on(system: TransitionSystem, ruleset: RuleSet, props: list[Property
         found = stop.known if isinstance(stop, Interrupted) else {}
         raise Interrupted((outcomes | found, {p: proof for p, proof in proofs.items() if p in proved})) from stop
     return outcomes, {p: proof for p, proof in proofs.items() if p in proved}
+
+
+def _violating_runs(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int) -> dict:
+    """For each property the rule set file expects violated, a random run of the interpreter that
+    violates it, if one of RUNS does (`simulate.found_witnesses`, shrunk): the deepening then
+    takes it at its depth instead of asking Z3 there, and asks only the depths before it. Each
+    property has runs of its own, so its counterexample is the one it gets when checked alone."""
+    violated = [p for p in props if (e := ruleset.expected(p.id)) is not None and e.verdict == "violated"]
+    return {prop: witness for p in violated
+            for prop, witness in found_witnesses(ruleset, scope, [p], [], RUNS, RUN_LENGTH * scope.depth, seed, stale=RUNS)[0].items()}
 
 
 def _helpers(ruleset: RuleSet, props: list[Property]) -> list[Property]:
@@ -383,6 +396,10 @@ def _result(system: TransitionSystem, ruleset: RuleSet, prop: Property, scope: S
             return CheckResult(ruleset, prop, Verdict.PROVED, scope.depth, seconds, certificate=proof)
         return CheckResult(ruleset, prop, Verdict.HOLDS, scope.depth, seconds)
     k = outcome.depth
+    if outcome.witness is not None:
+        trace = outcome.witness.trace
+        world = World.of(ruleset, trace.slots, trace.card_types, scope)
+        return CheckResult(ruleset, prop, Verdict.VIOLATED, k, seconds, trace, "", tuple(witnesses(world, prop, trace.initial, trace.steps, k)))
     if whole is not None and whole is not system:
         system, facts, outcome = whole, whole.rule_values(ruleset), replace(outcome, alone=False)
     given = outcome.alone or (any_model and outcome.model is not None)

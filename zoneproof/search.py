@@ -186,11 +186,11 @@ class Deepening:
         return budget.ask(self.solver, [flag, *assumptions])
 
     def first_violations(self, bounds: dict[Property, int], budget: Budget, start: int = 0,
-                         assumptions: tuple = ()) -> dict[Property, Outcome]:
+                         assumptions: tuple = (), known: dict | None = None) -> dict[Property, Outcome]:
         """For each property, the least depth from `start` up to its bound at which it fails, or
-        that it does not fail up to its bound (`earliest`)."""
+        that it does not fail up to its bound (`earliest`, with its `known` runs)."""
         goals = {p: Goal(first_step(p), bound, partial(violated_at, self.system, p)) for p, bound in bounds.items()}
-        return self.earliest(goals, budget, start, assumptions)
+        return self.earliest(goals, budget, start, assumptions, known)
 
     def earliest(self, goals: dict[Hashable, Goal], budget: Budget, start: int = 0,
                  assumptions: tuple = (), known: dict | None = None) -> dict[Hashable, Outcome]:

@@ -54,13 +54,14 @@ TRIED_FORMS = 4
 
 
 def found_witnesses(ruleset: RuleSet, scope: Scope, props: list[Property], rules: list[str], runs: int, length: int,
-                    seed: int = 0, taking: dict[ActionKind, Property] | None = None) -> tuple[dict[Property, Witness], dict[str, Witness]]:
+                    seed: int = 0, taking: dict[ActionKind, Property] | None = None,
+                    stale: int = STALE_RUNS) -> tuple[dict[Property, Witness], dict[str, Witness]]:
     """For each property some run of at most `length` steps violates, a run that does; and for each
     rule of `rules`, a run whose last step has another outcome without the rule, at the `depth` of
     the state it is taken in (the runs take the rule set's steps; for a rule none of them shows
     deciding a step, runs without the rule take the steps it forbids: `_relaxed_run`).
     `taking` names step properties that a step of one kind violates: in every state passed, a step
-    of that kind is tried too. At most `runs` runs (`_walk`), fewer when STALE_RUNS in a row find
+    of that kind is tried too. At most `runs` runs (`_walk`), fewer when `stale` in a row find
     nothing new; every other run stays in the pregame while it can (most of the actions that start
     the game are not the pregame's, so that a run at random would rarely stay). Every witness is
     shrunk (`_shrunk`): a long run finds more, and shrinks to a short one."""
@@ -107,7 +108,7 @@ def found_witnesses(ruleset: RuleSet, scope: Scope, props: list[Property], rules
         step_goals(world, [])
         _walk(space, world, rng, length, pregame_first, partial(state_goals, world), lambda steps: step_goals(world, steps) >= 0)
 
-    _runs(space, rng, runs, run_one, lambda: len(violated) + len(changed), len(props) + len(rules))
+    _runs(space, rng, runs, run_one, lambda: len(violated) + len(changed), len(props) + len(rules), stale)
     for rule_id in [r for r in rules if r not in changed]:
         for attempt in range(RELAXED_RUNS):
             world = space.concrete_world(_drawn_types(space, rng))
@@ -269,16 +270,16 @@ def falsified(ruleset: RuleSet, scope: Scope, props: list[Property], runs: int, 
     return found
 
 
-def _runs(space: StateSpace, rng: random.Random, runs: int, run_one, found, wanted: int) -> None:
+def _runs(space: StateSpace, rng: random.Random, runs: int, run_one, found, wanted: int, stale_after: int = STALE_RUNS) -> None:
     """Up to `runs` runs, each `run_one(world, pregame_first)` in a world of card types drawn at
     random, every other one pregame-first; they stop once `found()` reaches `wanted`, or when
-    STALE_RUNS in a row add nothing to it."""
+    `stale_after` in a row add nothing to it."""
     stale = 0
     for run in range(runs):
         known = found()
         run_one(space.concrete_world(_drawn_types(space, rng)), run % 2 == 1)
         stale = 0 if found() > known else stale + 1
-        if stale >= STALE_RUNS or found() == wanted:
+        if stale >= stale_after or found() == wanted:
             return
 
 
