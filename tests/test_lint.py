@@ -278,6 +278,32 @@ def test_a_run_of_the_smaller_game_is_a_witness_of_the_scope_only_where_it_repla
     assert lifted_witness(space, "405.5", types, actions[:4]) is None
 
 
+def test_one_run_found_for_one_goal_is_a_witness_of_every_other_goal_it_reaches():
+    """The run of two spells on the stack, the upper one resolving first: besides `stack-lifo`'s
+    second trigger (a spell resolving with another below it) and its first (one cast onto another),
+    it reaches 400.7 (a drawn card is a new object), shrunk to the first draw, and not 405.5 (the
+    top resolves) or 400.3."""
+    from zoneproof.model import Action, ActionKind as K, CardType, Scope, slots_for
+    from zoneproof.ruleset import load_ruleset
+    from zoneproof.explicit import StateSpace
+    from zoneproof.lint import _trigger_probes, _triggers
+    from zoneproof.properties import stock_properties
+    from zoneproof.simulate import reached_on
+
+    scope = Scope()
+    a1, a2 = (next(s.index for s in slots_for(scope) if s.name == name) for name in ("A1", "A2"))
+    run = [Action(K.DRAW, card=a1, player=0), Action(K.DRAW, card=a2, player=0), Action(K.CAST, card=a1, player=0),
+           Action(K.CAST, card=a2, player=0), Action(K.RESOLVE, card=a2)]
+    types = {"A1": CardType.CREATURE, "A2": CardType.INSTANT}
+    lifo = next(p for p in stock_properties() if p.id == "stack-lifo")
+    probes = {q.id: q for q in _trigger_probes(lifo, _triggers(lifo))}
+    violated, changed = reached_on(StateSpace(load_ruleset("mtg-current"), scope), types, run, list(probes.values()),
+                                   ["405.5", "400.7", "400.3"])
+    assert {p.id: w.depth for p, w in violated.items()} == {"stack-lifo--trigger-1": 4, "stack-lifo--trigger-2": 5}
+    assert set(changed) == {"400.7"}
+    assert [(s.action.kind, changed["400.7"].depth) for s in changed["400.7"].trace.steps] == [(K.DRAW, 0)]
+
+
 @long
 def test_the_smaller_game_changes_no_finding(run, monkeypatch):
     import zoneproof.lint

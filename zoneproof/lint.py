@@ -33,7 +33,7 @@ from .replay import execute
 from .report import changes, describe_action
 from .ruleset import RuleSet
 from .proof import UNREACHABLE_FROM, Proof, invariant, lemmas, proved_with, unreachable
-from .simulate import RUN_LENGTH, RUNS, found_witnesses, lifted_witness, pregame_witnesses
+from .simulate import RUN_LENGTH, RUNS, found_witnesses, lifted_witness, pregame_witnesses, reached_on
 from .search import INDUCTION_SPAN, Budget, Deepening, Goal, Outcome, first_step, violated_at
 from .solver import Answer, SolverResult, new_solver
 from .terms import And, Not, Xor
@@ -322,7 +322,8 @@ class _Sweep:
         """The probes and rules' removals that Z3 reaches in a smaller game (`game`, by default
         `smaller_game`: two deck cards per player, no sideboard, no tokens) from depth `start` to
         their bound, each with the run it finds replayed in this game (`simulate.lifted_witness`); a
-        run that does not replay here is dropped. Its questions are a fraction of the budget
+        run that does not replay here is dropped. It asks one depth at a time, so that a goal that
+        a run found at one depth reaches is not asked at the next (`_lifted`). Its questions are a fraction of the budget
         (SMALLER_GAME_SHARE): what it misses is asked of this game. Asked again from a greater
         `start`, it goes on with the same solver."""
         small = (game or smaller_game)(self.ruleset, self.scope)
@@ -337,20 +338,37 @@ class _Sweep:
         own = {key: replace(goal, at=partial(violated_at, system, key) if isinstance(key, Property) else partial(_removal_changes, system, rule_id=key[1]))
                for key, goal in asked.items()}
         share = replace(budget, rlimit=budget.rlimit // SMALLER_GAME_SHARE)
-        outcomes = deepening.earliest(own, share, start=start)
         found, space = {}, StateSpace(self.ruleset, self.scope)
-        for key, outcome in outcomes.items():
-            if not outcome.violated:
-                continue
-            prop = key if isinstance(key, Property) else None
-            steps = outcome.depth if prop is not None else outcome.depth + 1
-            card_types, _, actions = system.decode(outcome.model, steps)
-            named = {slot.name: card_types[slot.index] for slot in system.slots}
-            renamed = [renamed_action(a, system.slots, self.system.slots) for a in actions[:steps]]
-            witness = lifted_witness(space, key.id if prop else key[1], named, renamed, self.seed, prop)
-            if witness is not None:
-                found[key] = Outcome(witness.depth, witness=witness)
+        pending = dict(own)
+        for k in range(start, max(goal.bound for goal in own.values()) + 1):
+            if not pending:
+                break
+            outcomes = deepening.earliest({key: replace(goal, bound=k) for key, goal in pending.items()}, share, start=k)
+            for key in [key for key, outcome in outcomes.items() if outcome.unknown or outcome.violated or pending[key].bound == k]:
+                del pending[key]
+            for key, outcome in outcomes.items():
+                if outcome.violated and key not in found:
+                    found |= self._lifted(system, space, key, outcome, asked, pending)
         return found
+
+    def _lifted(self, system: TransitionSystem, space: StateSpace, key, outcome: Outcome, goals: dict, pending: dict) -> dict:
+        """The outcome of `key` that `system`'s model reaches, as its run replayed in this game
+        (`simulate.lifted_witness`; none when it does not replay here), and the outcomes of the goals
+        still `pending` that the same run reaches within their bound (`simulate.reached_on`), which are
+        no longer pending."""
+        prop = key if isinstance(key, Property) else None
+        steps = outcome.depth if prop is not None else outcome.depth + 1
+        card_types, _, actions = system.decode(outcome.model, steps)
+        named = {slot.name: card_types[slot.index] for slot in system.slots}
+        renamed = [renamed_action(a, system.slots, self.system.slots) for a in actions[:steps]]
+        witness = lifted_witness(space, key.id if prop else key[1], named, renamed, self.seed, prop)
+        if witness is None:
+            return {}
+        others = _within_bounds(goals, _by_goal(*reached_on(space, named, renamed, [q for q in pending if isinstance(q, Property)],
+                                                            [q[1] for q in pending if not isinstance(q, Property)], self.seed)))
+        for other in others:
+            del pending[other]
+        return {key: Outcome(witness.depth, witness=witness), **others}
 
     def _in_pregame(self, goals: dict, budget: Budget, start: int) -> dict:
         """What the runs of the pregame's actions alone (`slicing.pregame_system`) settle: a probe

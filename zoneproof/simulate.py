@@ -148,13 +148,44 @@ def lifted_witness(space: StateSpace, name: str, card_types: dict[str, CardType]
     to the same end there: `prop` violated, or else its last step decided by the rule `name`."""
     if space.start is None:
         return None
-    allowed = [types_of(space.start.types, slot.index) for slot in space.slots]
-    types = tuple(card_types.get(slot.name) or SINGLE[bits & -bits] for slot, bits in zip(space.slots, allowed))
-    world = space.concrete_world(types)
+    world = _named_world(space, card_types)
     reached = partial(_violates, prop, space) if prop is not None else partial(_decides_last, space.ruleset.without([name]), space)
     if reached(world, actions) is None:
         return None
     return _shrunk(space, world, name, actions, reached, seed, prop)
+
+
+def reached_on(space: StateSpace, card_types: dict[str, CardType], actions: list[Action], props: list[Property], rules: list[str],
+               seed: int = 0) -> tuple[dict[Property, Witness], dict[str, Witness]]:
+    """What found_witnesses finds on one given run (its cards as `lifted_witness` takes them) instead
+    of on random ones: each property of `props` that the run violates and each rule of `rules` that
+    decides one of its steps, with the run up to there, shrunk. The run's actions are replayed as a
+    witness's are (`_replayed`: one the interpreter refuses is replaced or left out)."""
+    if space.start is None:
+        return {}, {}
+    world = _named_world(space, card_types)
+    steps = _replayed(space, world, actions)
+    holds = {p.id: compile_lazily(p, space.slots, space.scope.players) for p in props}
+    withouts = {rule_id: space.ruleset.without([rule_id]) for rule_id in rules}
+    violated: dict[str, tuple[World, list[Action]]] = {}
+    changed: dict[str, tuple[World, list[Action]]] = {}
+    before = space.start_state
+    for k in range(len(steps) + 1):
+        _violations(space, world, props, holds, violated, steps[:k])
+        if k == len(steps):
+            break
+        for rule_id in [r for r in rules if r not in changed]:
+            if outcome_or_refusal(replace(world, ruleset=withouts[rule_id]), before, steps[k].action) != steps[k].state:
+                changed[rule_id] = (world, _actions(steps[:k + 1]))
+        before = steps[k].state
+    return _witnesses(space, props, violated, withouts, changed, seed)
+
+
+def _named_world(space: StateSpace, card_types: dict[str, CardType]) -> World:
+    """The world of the cards named in `card_types` with those types, every other card of the first
+    type it may have."""
+    allowed = [types_of(space.start.types, slot.index) for slot in space.slots]
+    return space.concrete_world(tuple(card_types.get(slot.name) or SINGLE[bits & -bits] for slot, bits in zip(space.slots, allowed)))
 
 
 def differing_runs(allowing: RuleSet, refusing: RuleSet, scope: Scope, kinds: list[ActionKind], runs: int, length: int,
