@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 
 from tests.test_cli import one_line_error
-from zoneproof.cli import main
 from zoneproof.interpreter import World, sees
 from zoneproof.replay import ruleset_for_trace
 from zoneproof.report import describe_action, where

@@ -21,7 +21,7 @@ from .interpreter import IllegalAction, World, apply, outcome_or_refusal
 from .semantics.step import OrderMissing
 from .model import Action, ActionKind, CardType, GameState, Scope, Step
 from .properties import Property, PropertyKind
-from .replay import backend_at, execute, first_violation
+from .replay import backend_at, first_violation
 from .ruleset import RuleSet
 from .trace import Trace, of_ruleset
 
