@@ -112,9 +112,10 @@ def each_checked(ruleset: RuleSet, props: list[Property], scope: Scope, seed: in
     Each property is proved or checked to the depth bound as `_checked_on` says. Each violation
     found is asked again in a Z3 context of its own for its counterexample, which is then replayed
     in the interpreter; one that a random run of the property's own reached at that depth
-    (`_violating_runs`) has that run as its counterexample. Each phase (the lemmas, an induction, a deepening) shares the resource
-    units of `timeout` seconds among its questions, within those seconds (`Budget.phase`). An interrupt raises Interrupted (the results not
-    yet given are not known: they all come from the one search)."""
+    (`_violating_runs`) has that run as its counterexample. Each phase (the lemmas, an induction,
+    a deepening) shares the resource units of `timeout` seconds among its questions, within those
+    seconds (`Budget.phase`). An interrupt raises Interrupted (the results not yet given are not
+    known: they all come from the one search)."""
     try:
         yield from _each_checked(ruleset, props, ruleset.scope_for(scope), seed, timeout)
     except Interrupted:

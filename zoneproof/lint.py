@@ -323,9 +323,9 @@ class _Sweep:
         `smaller_game`: two deck cards per player, no sideboard, no tokens) from depth `start` to
         their bound, each with the run it finds replayed in this game (`simulate.lifted_witness`); a
         run that does not replay here is dropped. It asks one depth at a time, so that a goal that
-        a run found at one depth reaches is not asked at the next (`_lifted`). Its questions are a fraction of the budget
-        (SMALLER_GAME_SHARE): what it misses is asked of this game. Asked again from a greater
-        `start`, it goes on with the same solver."""
+        a run found at one depth reaches is not asked at the next (`_lifted`). Its questions are a
+        fraction of the budget (SMALLER_GAME_SHARE): what it misses is asked of this game. Asked
+        again from a greater `start`, it goes on with the same solver."""
         small = (game or smaller_game)(self.ruleset, self.scope)
         asked = {key: goal for key, goal in goals.items() if isinstance(key, Property) or goal.group == "changes"}
         if small is None or not asked:
