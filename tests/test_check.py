@@ -349,3 +349,16 @@ def test_an_interrupted_proof_counts_only_once_every_base_case_it_rests_on_is_fi
     assert _interrupted(berserk, owner, scope, one_interrupted, 1.0, proof).verdict is Verdict.UNKNOWN
     one_violated = {owner: Outcome(2), one: Outcome(2, witness="a run")}
     assert _interrupted(berserk, owner, scope, one_violated, 1.0, proof).verdict is Verdict.UNKNOWN
+
+
+def test_an_interrupted_check_reports_an_expected_violation_its_random_run_had_reached():
+    from zoneproof.check import _interrupted, _violating_runs
+    from zoneproof.search import Outcome
+
+    ruleset = load_ruleset("mtg-2015-commander")
+    scope = ruleset.scope_for(Scope(depth=4))
+    markers = PROPS["markers-kept"]
+    [run] = _violating_runs(ruleset, [markers], scope, 0).values()
+    result = _interrupted(ruleset, markers, scope, {markers: Outcome(run.depth, witness=run)}, 1.0)
+    assert (result.verdict, result.depth, result.trace) == (Verdict.VIOLATED, 3, run.trace)
+    assert _interrupted(ruleset, markers, scope, {markers: Outcome(2)}, 1.0).verdict is Verdict.UNKNOWN

@@ -26,7 +26,7 @@ from .ruleset import Expectation, RuleSet
 from .proof import Proof, invariant, lemmas, proved_with, rules_resting, wrap_safe
 from .solver import Answer, SolverResult
 from .search import INDUCTION_SPAN, INDUCTION_STEPS, Budget, Deepening, Outcome, first_step, violated_at, violation_alone
-from .simulate import RUN_LENGTH, RUNS, found_witnesses
+from .simulate import RUN_LENGTH, RUNS, Witness, found_witnesses
 from .trace import Trace, of_ruleset
 
 
@@ -367,11 +367,14 @@ class _Prover:
 def _interrupted(ruleset: RuleSet, prop: Property, scope: Scope, known: dict, seconds: float, proof: Proof | None = None) -> CheckResult:
     """What the deepening knew of a property (its outcome in `known`) when an interrupt stopped it:
     proved where induction had proved it and the base cases of it and of every property proved
-    together with it were finished, with no violation."""
+    together with it were finished, with no violation; violated where a random run of its own had
+    violated it at the depth reached (`_violating_runs`)."""
     outcome = known.get(prop)
     finished = lambda q: q in known and not known[q].violated and not known[q].unknown and known[q].depth >= min(scope.depth, proof.steps)  # noqa: E731
     if proof is not None and all(finished(q) for q in (prop, *proof.together)):
         return CheckResult(ruleset, prop, Verdict.PROVED, scope.depth, seconds, certificate=proof)
+    if outcome is not None and isinstance(outcome.witness, Witness):
+        return _run_violating(ruleset, prop, scope, outcome.witness, seconds)
     if outcome is not None and outcome.violated:
         return CheckResult(ruleset, prop, Verdict.UNKNOWN, outcome.depth - 1, seconds,
                            reason=f"interrupted: fails at depth {outcome.depth}, before its counterexample was extracted")
@@ -398,9 +401,7 @@ def _result(system: TransitionSystem, ruleset: RuleSet, prop: Property, scope: S
         return CheckResult(ruleset, prop, Verdict.HOLDS, scope.depth, seconds)
     k = outcome.depth
     if outcome.witness is not None:
-        trace = outcome.witness.trace
-        world = World.of(ruleset, trace.slots, trace.card_types, scope)
-        return CheckResult(ruleset, prop, Verdict.VIOLATED, k, seconds, trace, "", tuple(witnesses(world, prop, trace.initial, trace.steps, k)))
+        return _run_violating(ruleset, prop, scope, outcome.witness, seconds)
     if whole is not None and whole is not system:
         system, facts, outcome = whole, whole.rule_values(ruleset), replace(outcome, alone=False)
     given = outcome.alone or (any_model and outcome.model is not None)
@@ -415,6 +416,13 @@ def _result(system: TransitionSystem, ruleset: RuleSet, prop: Property, scope: S
         return CheckResult(ruleset, prop, Verdict.ERROR, k, seconds, reason=problem)
     world = World.of(ruleset, trace.slots, trace.card_types, scope)
     return CheckResult(ruleset, prop, Verdict.VIOLATED, k, seconds, trace, "", tuple(witnesses(world, prop, trace.initial, trace.steps, k)))
+
+
+def _run_violating(ruleset: RuleSet, prop: Property, scope: Scope, run: Witness, seconds: float) -> CheckResult:
+    """The violation a random run shows (`_violating_runs`), with the run as its counterexample."""
+    trace = run.trace
+    world = World.of(ruleset, trace.slots, trace.card_types, scope)
+    return CheckResult(ruleset, prop, Verdict.VIOLATED, run.depth, seconds, trace, "", tuple(witnesses(world, prop, trace.initial, trace.steps, run.depth)))
 
 
 def expected_to_hold(ruleset: RuleSet, prop: Property) -> bool:
