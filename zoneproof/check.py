@@ -373,7 +373,7 @@ def _interrupted(ruleset: RuleSet, prop: Property, scope: Scope, known: dict, se
     finished = lambda q: q in known and not known[q].violated and not known[q].unknown and known[q].depth >= min(scope.depth, proof.steps)  # noqa: E731
     if proof is not None and all(finished(q) for q in (prop, *proof.together)):
         return CheckResult(ruleset, prop, Verdict.PROVED, scope.depth, seconds, certificate=proof)
-    if outcome is not None and isinstance(outcome.witness, Witness):
+    if outcome is not None and outcome.witness is not None:
         return _run_violating(ruleset, prop, scope, outcome.witness, seconds)
     if outcome is not None and outcome.violated:
         return CheckResult(ruleset, prop, Verdict.UNKNOWN, outcome.depth - 1, seconds,

@@ -94,15 +94,7 @@ def found_witnesses(ruleset: RuleSet, scope: Scope, props: list[Property], rules
         return new
 
     def step_goals(world: World, steps: list[Step]) -> int:
-        """Witnesses found by the run's last step, or in the state it leads to."""
-        k = len(steps)
-        new = _violations(space, world, props, holds, violated, steps)
-        if k > 0:
-            before = steps[-2].state if k > 1 else space.start_state
-            for rule_id in rules:
-                if rule_id not in changed and outcome_or_refusal(without(world, rule_id), before, steps[-1].action) != steps[-1].state:
-                    changed[rule_id], new = (world, _actions(steps)), new + 1
-        return new
+        return _step_goals(space, world, props, holds, violated, rules, partial(without, world), changed, steps)
 
     def run_one(world: World, pregame_first: bool) -> None:
         step_goals(world, [])
@@ -117,6 +109,21 @@ def found_witnesses(ruleset: RuleSet, scope: Scope, props: list[Property], rules
                 changed[rule_id] = (world, found)
                 break
     return _witnesses(space, props, violated, withouts, changed, seed)
+
+
+def _step_goals(space: StateSpace, world: World, props: list[Property], holds: dict, violated: dict, rules: list[str], without,
+                changed: dict, steps) -> int:
+    """Witnesses found by the run's last step, or in the state it leads to: record the properties as
+    `_violations` does, and in `changed` (by rule id: the world and the run's actions) each rule of
+    `rules` not yet there whose removal (`without(rule_id)`, the world without it) gives the last
+    step another outcome; how many."""
+    new = _violations(space, world, props, holds, violated, steps)
+    if steps:
+        before = steps[-2].state if len(steps) > 1 else space.start_state
+        for rule_id in rules:
+            if rule_id not in changed and outcome_or_refusal(without(rule_id), before, steps[-1].action) != steps[-1].state:
+                changed[rule_id], new = (world, _actions(steps)), new + 1
+    return new
 
 
 def _violations(space: StateSpace, world: World, props: list[Property], holds: dict, violated: dict, steps) -> int:
@@ -167,17 +174,11 @@ def reached_on(space: StateSpace, card_types: dict[str, CardType], actions: list
     steps = _replayed(space, world, actions)
     holds = {p.id: compile_lazily(p, space.slots, space.scope.players) for p in props}
     withouts = {rule_id: space.ruleset.without([rule_id]) for rule_id in rules}
+    worlds_without = {rule_id: replace(world, ruleset=without) for rule_id, without in withouts.items()}
     violated: dict[str, tuple[World, list[Action]]] = {}
     changed: dict[str, tuple[World, list[Action]]] = {}
-    before = space.start_state
     for k in range(len(steps) + 1):
-        _violations(space, world, props, holds, violated, steps[:k])
-        if k == len(steps):
-            break
-        for rule_id in [r for r in rules if r not in changed]:
-            if outcome_or_refusal(replace(world, ruleset=withouts[rule_id]), before, steps[k].action) != steps[k].state:
-                changed[rule_id] = (world, _actions(steps[:k + 1]))
-        before = steps[k].state
+        _step_goals(space, world, props, holds, violated, rules, worlds_without.__getitem__, changed, steps[:k])
     return _witnesses(space, props, violated, withouts, changed, seed)
 
 
