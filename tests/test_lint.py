@@ -251,8 +251,20 @@ def test_the_smaller_game_is_two_cards_a_player_and_nothing_else():
 
     current, commander = load_ruleset("mtg-current"), load_ruleset("mtg-commander")
     assert smaller_game(current, Scope()) == Scope(cards=2, sideboard=0, tokens=0)
-    assert smaller_game(commander, Scope()) == commander.scope_for(Scope(cards=2, sideboard=0, tokens=0))
+    # a Commander deck of two cards: the commander and one more (903.5a)
+    assert smaller_game(commander, commander.scope_for(Scope())) == Scope(cards=1, commanders=1, sideboard=0, tokens=0)
     assert smaller_game(current, Scope(cards=2, sideboard=0, tokens=0)) is None
+
+
+def test_the_token_game_is_one_card_and_one_token_slot_a_player():
+    from zoneproof.lint import token_game
+    from zoneproof.model import Scope
+    from zoneproof.ruleset import load_ruleset
+
+    current, commander = load_ruleset("mtg-current"), load_ruleset("mtg-commander")
+    assert token_game(current, Scope()) == Scope(cards=1, sideboard=0, tokens=1, hand=1)
+    assert token_game(commander, commander.scope_for(Scope())) == Scope(cards=0, commanders=1, sideboard=0, tokens=1, hand=1)
+    assert token_game(current, Scope(tokens=0)) is None
 
 
 def test_a_run_of_the_smaller_game_is_a_witness_of_the_scope_only_where_it_replays_to_its_goal():

@@ -434,23 +434,28 @@ SMALLER_GAME_FIRST_DEPTHS = 3
 
 
 def smaller_game(ruleset: RuleSet, scope: Scope) -> Scope | None:
-    """The game in which lint first looks for what it has not found within the base case: two deck
-    cards per player, no sideboard, no tokens (a run there is a run here, every other card left
-    where it starts); None when the scope is no larger."""
-    small = ruleset.scope_for(replace(scope, cards=min(scope.cards, 2), sideboard=0, tokens=0, hand=min(scope.hand, 2)))
+    """The game in which lint first looks for what it has not found within the base case: decks of
+    two cards, the commander one of them in a Commander game (903.5a), no sideboard, no tokens (a
+    run there is a run here, every other card left where it starts); None when the scope is no larger."""
+    small = _with_decks_of(ruleset, replace(scope, sideboard=0, tokens=0, hand=min(scope.hand, 2)), 2)
     if small == scope or small.hand_modifier_problem() is not None:
         return None
     return small
 
 
 def token_game(ruleset: RuleSet, scope: Scope) -> Scope | None:
-    """The game in which lint looks for what neither the smaller game nor the proofs settled: one
-    deck card and one token slot per player, no sideboard (a spell cast and copied, a token made);
-    None when the scope has no tokens or is no larger."""
-    small = ruleset.scope_for(replace(scope, cards=min(scope.cards, 1), sideboard=0, tokens=min(scope.tokens, 1), hand=min(scope.hand, 1)))
+    """The game in which lint looks for what neither the smaller game nor the proofs settled: decks
+    of one card (the commander in a Commander game) and one token slot per player, no sideboard (a
+    spell cast and copied, a token made); None when the scope has no tokens or is no larger."""
+    small = _with_decks_of(ruleset, replace(scope, sideboard=0, tokens=min(scope.tokens, 1), hand=min(scope.hand, 1)), 1)
     if not scope.tokens or small == scope or small.hand_modifier_problem() is not None:
         return None
     return small
+
+
+def _with_decks_of(ruleset: RuleSet, scope: Scope, cards: int) -> Scope:
+    """The scope with each deck cut to `cards` cards, its commander counted among them (`RuleSet.scope_for`)."""
+    return ruleset.scope_for(replace(scope, cards=min(scope.cards + scope.commanders, cards), commanders=0))
 
 
 def renamed_action(action: Action, slots: tuple, into: tuple) -> Action:
