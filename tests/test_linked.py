@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from zoneproof.check import Verdict, check_properties
-from zoneproof.interpreter import IllegalAction
+from zoneproof.interpreter import IllegalAction, World, apply
 from zoneproof.model import Action, Behaviour, CardType, Scope, Zone
 from zoneproof.properties import stock_properties
 from zoneproof.report import describe_action
@@ -150,3 +150,21 @@ def test_without_406_6_stale_references_breaks_with_a_trace_that_replays(run, tm
 
 def test_a_link_is_shown_in_an_action():
     assert describe_action(exile_with(A1, B1), SLOTS) == "exile_with A1 targets=B1"
+
+
+@pytest.mark.parametrize("removed", [(), ("406.6",), ("400.7",)], ids=["intact", "without-406.6", "without-400.7"])
+def test_the_encoder_admits_exactly_the_interpreters_run_through_a_broken_link(removed):
+    """A card exiled with a permanent, the permanent flickered, the link followed: the encoder allows
+    the interpreter's states and no others, whichever of the rules is removed (with both in force the
+    return is refused, so the run stops before it)."""
+    from test_differential import HAND, START, encoder_disagrees
+    from test_differential import SLOTS as D_SLOTS, A1 as D_A1, B as D_B, B1 as D_B1  # the differential harness's own scope
+    w = World(load_ruleset("mtg-current").without(list(removed)), D_SLOTS, tuple(CardType.CREATURE for _ in D_SLOTS), 2, HAND)
+    actions = [onto_battlefield(D_B, D_B1), exile_with(D_A1, D_B1), Action(K.EXILE, card=D_B1), onto_battlefield(D_B, D_B1)]
+    if removed:
+        actions.append(return_exiled(D_A1))
+    states = [START]
+    for action in actions:
+        states.append(apply(w, states[-1], action).state)
+    assert (states[-1].objects[D_A1].zone is Zone.BATTLEFIELD) == bool(removed)
+    assert encoder_disagrees(removed, w.card_types, states, actions) is None
