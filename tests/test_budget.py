@@ -63,7 +63,7 @@ def test_a_check_that_runs_out_of_units_stops_at_the_same_depth_on_a_loaded_mach
     Each run starts as a new process does: the lemmas' invariant that one finds is kept for the
     process's later checks (`proof.invariant`), and a later check, with the units Houdini took
     left to it and its formulas built in another order, is another run."""
-    monkeypatch.setattr(solver_module, "UNITS_PER_SECOND", 110_000)
+    monkeypatch.setattr(solver_module, "UNITS_PER_SECOND", 120_000)
     ruleset = load_ruleset("mtg-current").without(["405.5"])
 
     def run():

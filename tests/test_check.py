@@ -43,6 +43,7 @@ ORACLE = [
     ("mtg-current", "708.7", "face-up-same-object", 3),
     ("mtg-current", "708.4", "spells-not-permanents", 3),
     ("mtg-current", "608.2b", "fizzle", 5),
+    ("mtg-current", "406.6", "stale-references", 4),
     ("mtg-current", "406.3", "face-down-exile", 1),
     ("mtg-current", "701.22", "ordered-zones", 3),  # two cards per player: a third enters the library first
     ("mtg-commander", "903.8.tax", "commander-tax", 2),

@@ -301,7 +301,7 @@ mostly = st.sampled_from([True, True, True, False])
 NEEDS_SETUP = {
     K.CAST, K.RESOLVE, K.COUNTER, K.DESTROY, K.SACRIFICE, K.REORDER,
     K.GAIN_CONTROL, K.TURN_FACE_DOWN, K.TAP, K.ADD_COUNTER, K.ATTACH, K.APPLY_EFFECT,
-    K.CAST_FACE_DOWN, K.TURN_FACE_UP, K.COPY_SPELL,
+    K.CAST_FACE_DOWN, K.TURN_FACE_UP, K.COPY_SPELL, K.EXILE_WITH, K.RETURN_EXILED,
 }
 
 
@@ -501,6 +501,9 @@ TARGET_SPELL = [act(K.DRAW, A1, A), act(K.DRAW, A2, A), act(K.CAST, A1, A), act(
 COPIED = [act(K.DRAW, A1, A), act(K.CAST, A1, A), act(K.COPY_SPELL, A_TOK, A, targets=(A1,))]
 COPIED_INSTANT = {A1: CardType.INSTANT, A_TOK: CardType.INSTANT}
 EXILED_FACE_DOWN = [act(K.EXILE_FACE_DOWN, A1, B), act(K.EXILE_FACE_DOWN, A1, A)]
+# A1 exiled from A's library with B1, a permanent of B's (406.6)
+EXILED_WITH = [act(K.PUT_ONTO_BATTLEFIELD, B1, B), act(K.EXILE_WITH, A1, targets=(B1,))]
+FLICKERED_SOURCE = EXILED_WITH + [act(K.EXILE, B1), act(K.PUT_ONTO_BATTLEFIELD, B1, B)]
 SCENARIOS = [
     # (id, removed rules, card types other than creature, actions)
     ("400.3-destroy", (), {}, [act(K.PUT_ONTO_BATTLEFIELD, A1, A), act(K.GAIN_CONTROL, A1, B), act(K.DESTROY, A1)]),
@@ -590,6 +593,14 @@ SCENARIOS = [
     ("406.3-exiled-again-400.8-off", ("400.8",), {}, EXILED_FACE_DOWN + [act(K.EXILE, A1)]),
     ("406.3-face-down-permanent", (), {}, [act(K.PUT_ONTO_BATTLEFIELD_FACE_DOWN, B1, A), act(K.EXILE_FACE_DOWN, B1, B), act(K.STATE_BASED_ACTIONS)]),
     ("406.3-400.7-off", ("400.7",), {}, EXILED_FACE_DOWN + [act(K.RETURN_TO_HAND, A1), act(K.EXILE, A1)]),
+    ("406.6", (), {}, EXILED_WITH + [act(K.RETURN_EXILED, A1)]),
+    ("406.6-instant-stays-in-exile", (), INSTANT, EXILED_WITH + [act(K.RETURN_EXILED, A1)]),
+    ("406.6-source-flickered-exiles-again", (), {}, FLICKERED_SOURCE + [act(K.EXILE_WITH, A2, targets=(B1,))]),
+    ("406.6-off-source-flickered", ("406.6",), {}, FLICKERED_SOURCE + [act(K.RETURN_EXILED, A1)]),
+    ("406.6-card-exiled-again", (), {}, EXILED_WITH + [act(K.EXILE, A1), act(K.EXILE_WITH, A1, targets=(B1,))]),
+    ("406.6-400.8-off", ("400.8",), {}, EXILED_WITH + [act(K.EXILE, A1), act(K.RETURN_EXILED, A1)]),
+    ("406.6-400.7-off", ("400.7",), {}, EXILED_WITH + [act(K.DESTROY, B1), act(K.RETURN_EXILED, A1)]),
+    ("406.6-token-source", (), {}, [act(K.CREATE_TOKEN, A_TOK, A), act(K.EXILE_WITH, B1, targets=(A_TOK,)), act(K.DESTROY, A_TOK), act(K.STATE_BASED_ACTIONS)]),
 ]
 
 

@@ -103,7 +103,7 @@ def test_mtg_2010_has_every_rule_of_section_400_of_seed_000():
         ("hidden-zones", "holds"), ("illegal-cast-reversed", "vacuous"), ("face-down-exile", "vacuous"), ("copy-ceases", "vacuous"),
             ("markers-kept", "violated"),
         ("deck-shuffled-after-search", "vacuous"), ("set-aside-visible", "vacuous"), ("team-look", "vacuous"),
-        ("opening-hand-actions", "vacuous"),
+        ("opening-hand-actions", "vacuous"), ("stale-references", "vacuous"),
     ]
     assert behaviours["400.2"] == "hidden-zones"
     assert "400.10" in ruleset.expected("command-in-command").reason

@@ -55,6 +55,7 @@ STOCK = {
     "markers-kept": ("203.4", "205.4"),
     "deck-shuffled-after-search": ("204.3",),
     "fizzle": ("608.2b", "400.7"),
+    "stale-references": ("406.6", "607.2a", "400.7"),
     "face-down-exile": ("406.3",),
     "copy-ceases": ("704.5e", "608.3f", "707.10"),
 }

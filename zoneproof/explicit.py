@@ -149,13 +149,14 @@ class OpenTypes(Sequence):
 class Candidate:
     """One (kind, card, player, zone, to_command) of the action space, and what narrows it per
     state: the zones its card may be taken from (the spec's `sources`; outside the game too, where
-    400.11c is off), whether it lists cards, and whether it may name a target."""
+    400.11c is off), whether it lists cards, and whether it may, or must, name a target."""
 
     action: Action
     sources: frozenset[Zone] | None
     lists_cards: bool
     pregame: bool
     takes_targets: bool = False
+    needs_target: bool = False
     memo: dict = field(default_factory=dict, repr=False, compare=False)  # its `n` variants by (cards, targets), made when first needed
 
 
@@ -175,7 +176,7 @@ def action_space(world: World) -> tuple[Candidate, ...]:
             for player in range(world.players) if kind_spec.takes_player(zone) else [None]:
                 for to_command in (False, True) if kind_spec.moves_card and card in commanders else (False,):
                     action = Action(kind, card=card, player=player, zone=zone, to_command=to_command)
-                    space.append(Candidate(action, sources, kind_spec.lists_cards, kind_spec.pregame, kind_spec.takes_targets))
+                    space.append(Candidate(action, sources, kind_spec.lists_cards, kind_spec.pregame, kind_spec.takes_targets, kind_spec.needs_target))
     return tuple(space)
 
 
@@ -220,7 +221,7 @@ def _forms_of(world: World, state: GameState, zones: list[Zone], candidate: Cand
     if candidate.lists_cards:
         for cards in _subsets(listable_cards(world, state, action)):
             yield candidate, replace(action, cards=cards)
-    else:
+    elif not candidate.needs_target:
         yield candidate, action
     if candidate.takes_targets:
         for t in targetable(zones, action.card):

@@ -17,7 +17,7 @@ from .semantics.visibility import sees
 K = ActionKind
 # The rules that act at every step, before and after the action's own meaning.
 BEFORE_ACTION = ("pregame", "shuffle-after-search")
-AFTER_ACTION = ("reveal", "commander-memory", "commander-tax", "target-memory")
+AFTER_ACTION = ("reveal", "commander-memory", "commander-tax", "target-memory", "link-memory")
 
 __all__ = [
     "IllegalAction", "Outcome", "World", "apply", "check_initial", "look_refusal", "may_look", "sees", "starting_hand", "uses_position",
@@ -83,7 +83,7 @@ def _check_fields(world: World, action: Action) -> None:
     if action.cards and not signature.lists_cards:
         raise IllegalAction("only a zone-wide action, state-based actions and a mulligan list cards")
     if action.targets and not signature.takes_targets:
-        raise IllegalAction(f"{k.value} takes no target: only a spell being cast has one, and a copy names the spell it copies")
+        raise IllegalAction(f"{k.value} takes no target: only a spell being cast has one, a copy names the spell it copies, and exile_with the permanent the card is exiled with")
     if len(action.targets) > 1:
         raise IllegalAction("a spell of the model has at most one target")
     if not all(0 <= t < len(world.slots) for t in action.targets):

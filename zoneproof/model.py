@@ -75,6 +75,8 @@ class ActionKind(str, Enum):
     EXILE_FACE_DOWN = "exile_face_down"  # 406.3: exiled face down; the player named may look at it
     SCRY = "scry"  # 701.22: look at the top n cards of your library, put any of them on the bottom, the rest on top
     COPY_SPELL = "copy_spell"  # 707.10: a player puts a copy of a spell onto the stack, in a token slot of theirs
+    EXILE_WITH = "exile_with"  # 406.6: a card is exiled with a permanent (its source), which can find it later
+    RETURN_EXILED = "return_exiled"  # 406.6, 607: the source's linked ability returns a card exiled with it to the battlefield
     # The pregame (103): legal only before the first ordinary action, in rule sets that declare them.
     DRAW_HAND = "draw_hand"
     MULLIGAN = "mulligan"
@@ -138,6 +140,7 @@ class Behaviour(str, Enum):
     OPENING_HAND_AFTER_LOOK = "opening-hand-after-look"  # 103.6 (BFZ): only once the mulligan process, the look included, is complete
     HAND_MODIFIER = "hand-modifier"  # 902.5, 103.5a (Vanguard): a player's starting hand size is modified by their vanguard card
     TARGETS_CHECKED = "targets-checked"  # 608.2b: a spell whose target is illegal on resolution does not resolve
+    LINKS_CHECKED = "links-checked"  # 406.6, 607: an ability finds only the cards that the same object exiled
     COPY_SPELL = "copy-spell"  # 707.10: a copy of a spell may be put onto the stack; it copies the spell's target
     COPY_BECOMES_TOKEN = "copy-becomes-token"  # 608.3f: a copy of a permanent spell becomes a token as it resolves
     COPY_CEASES = "copy-ceases"  # 704.5e: a copy of a spell anywhere but on the stack ceases to exist
@@ -303,6 +306,9 @@ class ObjectState:
     `target` is the slot of the object a spell targets (115.1), None where it targets nothing;
     `target_lost` that the object targeted has become a new object since (400.7), so the card in
     that slot is not what the spell targeted. Every step sets it afresh from the step before.
+    `exiled_with` is the slot of the permanent a card in exile was exiled with (406.6), None where
+    there is none; `link_lost` that this permanent has become a new object since (400.7), so its
+    linked abilities no longer find the card (607). Kept like `target` and `target_lost`.
     `copy`: a token slot holds a copy of a spell (707.10), not a token; it stays one until it
     becomes a token on the battlefield (608.3f) or ceases to exist. Always False for other slots.
     """
@@ -324,6 +330,8 @@ class ObjectState:
     shown: tuple[int, ...] = ()
     target: int | None = None
     target_lost: bool = False
+    exiled_with: int | None = None
+    link_lost: bool = False
     copy: bool = False
 
     def moved(self, **changes) -> "ObjectState":
@@ -342,7 +350,11 @@ def _changed(state, changes: dict):
 
 
 STATE_FIELDS = ("zone", "whose", "controller", "pos", "gen", "face_down", "counters", "tapped", "attached", "effect", "revealed", "fresh",
-                "casts", "looker", "target", "target_lost", "copy")
+                "casts", "looker", "target", "target_lost", "exiled_with", "link_lost", "copy")
+# The references from one object to another (400.7): the field naming the other object by its slot
+# (None for none), and the field saying that object has become a new object since.
+REFERENCES = {"target": "target_lost", "exiled_with": "link_lost"}
+SLOT_FIELDS = tuple(REFERENCES)
 MAX_COUNTERS = 2
 MAX_CASTS = 2
 
@@ -410,7 +422,8 @@ class Action:
     zone-wide action moved when 400.12 is not in force, and for state_based_actions the commanders
     whose owners put them into the command zone (903.9a). `to_command` records that the owner of the
     commander the action moves puts it into the command zone instead (a 903.9b replacement).
-    `targets` are the objects a spell targets as it is cast (115.1; at most one in the model).
+    `targets` are the objects a spell targets as it is cast (115.1; at most one in the model), the
+    spell a copy copies, or the permanent a card is exiled with (406.6).
     """
 
     kind: ActionKind

@@ -82,6 +82,8 @@ FUNCTIONS: dict[str, tuple[Type, bool]] = {
     "looker": (Type.PLAYER, False),  # the player an instruction lets look at the card exiled face down (406.3); equal to no player where none
     "target": (Type.OBJECT, False),  # the object a spell targets (an object equal to none where it targets nothing)
     "target_lost": (Type.BOOL, False),  # the object it targets has become a new object since (400.7)
+    "exiled_with": (Type.OBJECT, False),  # the permanent a card in exile was exiled with (406.6; equal to none where there is none)
+    "link_lost": (Type.BOOL, False),  # that permanent has become a new object since (400.7), so its abilities no longer find the card (607)
     "copy": (Type.BOOL, False),  # a token slot holds a copy of a spell (707.10)
 }
 # `sees(p, c)`: player p may see the face of object c (400.2, 402.3, 708.5, 708.9); it depends on

@@ -6,7 +6,7 @@ from dataclasses import fields
 from pathlib import Path
 
 from .check import CheckResult, Verdict
-from .model import ORDERED_ZONES, PERSONAL_ZONES, PLAYER_NAMES, Action, CardType, GameState, ObjectState, Slot, Step, Zone, slots_for
+from .model import ORDERED_ZONES, PERSONAL_ZONES, PLAYER_NAMES, SLOT_FIELDS, Action, CardType, GameState, ObjectState, Slot, Step, Zone, slots_for
 from .properties import Property
 from .ruleset import RuleSet
 
@@ -68,7 +68,7 @@ def changes(before: GameState, after: GameState, slots: tuple[Slot, ...]) -> lis
                     a, b = PLAYER_NAMES[a], PLAYER_NAMES[b]
                 elif f.name == "looker":
                     a, b = ("none" if x is None else PLAYER_NAMES[x] for x in (a, b))
-                elif f.name == "target":
+                elif f.name in SLOT_FIELDS:
                     a, b = ("none" if x is None else slots[x].name for x in (a, b))
                 bits.append(f"{f.name} {a} → {b}")
         if o2.revealed:

@@ -23,6 +23,7 @@ from .model import (
     ORDERED_ZONES,
     PERSONAL_ZONES,
     PLAYER_NAMES,
+    REFERENCES,
     START_ZONE,
     Action,
     ActionKind,
@@ -43,7 +44,7 @@ from .tomlfile import TomlFile
 from .trace import Trace, write_atomically
 
 EXPECTATION_KEYS = {"card", "zone", "whose", "controller", "position", "same_object_as_step", "new_object_since_step",
-                    "counters", "casts", "looker", "tapped", "attached", "effect", "exists", "face_down", "revealed", "seen_by", "target", "target_lost", "copy"}
+                    "counters", "casts", "looker", "tapped", "attached", "effect", "exists", "face_down", "revealed", "seen_by", *REFERENCES, *REFERENCES.values(), "copy"}
 # What a step may expect of a player (the pregame, 103.4/103.5): its pregame record, the size of
 # its hand and library, and whether the game has started.
 PLAYER_EXPECTATION_KEYS = {"player", "drawn", "mulligans", "free_mulligan", "kept", "owed", "looked", "searched", "hand", "library", "started"}
@@ -353,8 +354,9 @@ def _step(r: _Reader, raw: dict, number: int, names: dict, player_names: dict) -
             r.fail(f"{where}: `seen_by` lists the players who may see the card's face, e.g. [\"A\"] or []", "expect")
         for player_name in seen_by:
             r.choice(player_name, player_names, f"player in {where} seen_by", "expect")
-        if "target" in e and e["target"] != "none":
-            r.choice(e["target"], names, f"target in {where} expectation (or \"none\")", "expect")
+        for ref in REFERENCES:
+            if ref in e and e[ref] != "none":
+                r.choice(e[ref], names, f"{ref} in {where} expectation (or \"none\")", "expect")
         if "looker" in e and e["looker"] != "none":
             r.choice(e["looker"], player_names, f"looker in {where} expectation (or \"none\")", "expect")
         parsed.append(Expectation(e["card"], tuple((k, v) for k, v in e.items() if k != "card")))
@@ -489,8 +491,9 @@ def _observe(key: str, expected, slot: int, o: ObjectState, now: GameState, stat
         return o.zone is not Zone.NOWHERE
     if key == "looker":
         return "none" if o.looker is None else PLAYER_NAMES[o.looker]
-    if key == "target":
-        return "none" if o.target is None else next((name for name, index in names.items() if index == o.target), f"slot {o.target}")
+    if key in REFERENCES:
+        ref = getattr(o, key)
+        return "none" if ref is None else next((name for name, index in names.items() if index == ref), f"slot {ref}")
     return getattr(o, key)
 
 
@@ -551,10 +554,11 @@ def scenario_from_trace(trace: Trace, violation: str, folder: Path | None = None
                 e["face_down"] = o2.face_down
             if o.revealed or o2.revealed:
                 e["revealed"] = o2.revealed
-            if o.target is not None or o2.target is not None:
-                e["target"] = "none" if o2.target is None else slots[o2.target].name
-            if o.target_lost or o2.target_lost:
-                e["target_lost"] = o2.target_lost
+            for ref, lost in REFERENCES.items():
+                if getattr(o, ref) is not None or getattr(o2, ref) is not None:
+                    e[ref] = "none" if getattr(o2, ref) is None else slots[getattr(o2, ref)].name
+                if getattr(o, lost) or getattr(o2, lost):
+                    e[lost] = getattr(o2, lost)
             if o.copy or o2.copy:
                 e["copy"] = o2.copy
             if o.casts or o2.casts:

@@ -27,6 +27,7 @@ from .model import (
     MAX_CASTS,
     PLAYER_FIELDS,
     PLAYER_NAMES,
+    REFERENCES,
     STATE_FIELDS,
     Action,
     ActionKind,
@@ -88,8 +89,9 @@ def _player(p: int | None) -> str:
 
 # A trace of a Commander rule set (a scope with commanders) also records each action's `to_command`
 # and each object's `fresh`; other traces leave them out, as they always are false there. An
-# action's `targets` and an object's `target` and `target_lost` are recorded only where there is a
-# target, a commander's `casts` only where it has been cast from the command zone, an object's
+# action's `targets` only where it names one, an object's references (`target` and `target_lost`,
+# `exiled_with` and `link_lost`) only where it refers to an object, a commander's `casts` only
+# where it has been cast from the command zone, an object's
 # `looker` only where an instruction lets a player look at it in exile face down (406.3), and its
 # `copy` only where it is a copy of a spell (707.10).
 
@@ -134,9 +136,18 @@ def _objects_json(state: GameState, slots: tuple[Slot, ...]) -> dict:
             "effect": o.effect,
             "revealed": o.revealed,
         } | ({"fresh": o.fresh} if with_fresh else {}) | ({"casts": _int(o.casts)} if o.casts else {}) | ({"looker": PLAYER_NAMES[o.looker]} if o.looker is not None else {}) | ({"shown": {"#set": [PLAYER_NAMES[p] for p in o.shown]}} if o.shown else {}) | (
-            {"target": slots[o.target].name, "target_lost": o.target_lost} if o.target is not None else {}) | ({"copy": True} if o.copy else {})
+            references_json(o, slots)) | ({"copy": True} if o.copy else {})
 
     return {"#map": [[slot.name, record(o)] for slot, o in zip(slots, state.objects)]}
+
+
+def references_json(o: ObjectState, slots: tuple[Slot, ...]) -> dict:
+    """The object's references that name an object, each with whether it is lost."""
+    record = {}
+    for ref, lost in REFERENCES.items():
+        if getattr(o, ref) is not None:
+            record |= {ref: slots[getattr(o, ref)].name, lost: getattr(o, lost)}
+    return record
 
 
 def _players_json(state: GameState) -> dict:
@@ -358,12 +369,14 @@ def read_trace(path: Path) -> Trace:
             r.fail(f"{at}.shown must be a #set of one or more players")
         return tuple(sorted(r.name(player_by_name, x, f"{at}.shown") for x in listed))
 
-    def target_of(rec, at: str) -> dict:
-        """The object a spell targets and its identity then: recorded only where there is one."""
-        if not recorded(rec, "target"):
-            return {}
-        return {"target": r.name(slot_by_name, r.get(rec, "target", at), f"{at}.target"),
-                "target_lost": r.typed(r.get(rec, "target_lost", at), bool, f"{at}.target_lost")}
+    def references_of(rec, at: str) -> dict:
+        """The objects the object refers to, each with whether it is lost: recorded only where there is one."""
+        found = {}
+        for ref, lost in REFERENCES.items():
+            if recorded(rec, ref):
+                found |= {ref: r.name(slot_by_name, r.get(rec, ref, at), f"{at}.{ref}"),
+                          lost: r.typed(r.get(rec, lost, at), bool, f"{at}.{lost}")}
+        return found
 
     def casts_of(rec, at: str) -> int:
         """A commander's casts from the command zone: recorded only where there are some."""
@@ -385,7 +398,7 @@ def read_trace(path: Path) -> Trace:
         for slot in slots:
             rec = objects[slot.name]
             at = f"state {i}, {slot.name}"
-            values = {f: r.get(rec, f, at) for f in STATE_FIELDS if f not in ("fresh", "casts", "looker", "target", "target_lost", "copy")}
+            values = {f: r.get(rec, f, at) for f in STATE_FIELDS if f not in ("fresh", "casts", "looker", "copy", *REFERENCES, *REFERENCES.values())}
             values["fresh"] = r.get(rec, "fresh", at) if scope.commanders else False
             result.append(ObjectState(
                 zone=r.enum(Zone, values["zone"], f"{at}.zone"),
@@ -403,7 +416,7 @@ def read_trace(path: Path) -> Trace:
                 casts=casts_of(rec, at),
                 looker=r.name(player_by_name, r.get(rec, "looker", at), f"{at}.looker") if recorded(rec, "looker") else None,
                 shown=shown_players(rec, at),
-                **target_of(rec, at),
+                **references_of(rec, at),
                 copy=r.typed(r.get(rec, "copy", at), bool, f"{at}.copy") if recorded(rec, "copy") else False,
             ))
         card_types = tuple(r.enum(CardType, types[s.name], f"state {i}, card_type[{s.name}]") for s in slots)

@@ -62,6 +62,8 @@ def decode(system, model: z3.ModelRef, depth: int, final_state: bool = True) -> 
                 shown=tuple(p for p in range(system.players) if as_bool(system.shown(t, p, c))),
                 target=slot_index[as_int(s.target[c])],
                 target_lost=as_bool(s.target_lost[c]),
+                exiled_with=slot_index[as_int(s.exiled_with[c])],
+                link_lost=as_bool(s.link_lost[c]),
                 copy=as_bool(s.copy[c]),
             )
             for c in slots

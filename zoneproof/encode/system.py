@@ -23,6 +23,7 @@ from ..model import (
     ORDERED_ZONES,
     PERSONAL_ZONES,
     PLAYER_FIELDS,
+    SLOT_FIELDS,
     START_ZONE,
     SPELL_ONLY_TYPES,
     Action,
@@ -201,8 +202,9 @@ class TransitionSystem:
                 Not(s.effect[c]),
                 Not(s.revealed[c]),
                 s.looker[c] == codes.no_player,
-                s.target[c] == codes.no_slot,
+                *[s.field(f, c) == codes.no_slot for f in SLOT_FIELDS],
                 Not(s.target_lost[c]),
+                Not(s.link_lost[c]),
             ]
             facts += [Implies(self.on(Behaviour.ZONE_CLOSED, z), s.zone[c] != codes.zone[z]) for z in self.closable_zones()]
             if slot.is_commander:
@@ -324,6 +326,7 @@ class TransitionSystem:
         pieces.add(None, "fresh", HOOKS["commander-memory"].symbolic(step))
         pieces.add(None, "casts", HOOKS["commander-tax"].symbolic(step))
         pieces.add(None, "target_lost", HOOKS["target-memory"].symbolic(step))
+        pieces.add(None, "link_lost", HOOKS["link-memory"].symbolic(step))
         self._pieces[t] = pieces
         return pieces
 
@@ -521,7 +524,7 @@ class TransitionSystem:
                     facts.append(var == codes.zone[value])
                 elif name in ("whose", "controller", "looker"):
                     facts.append(var == (codes.no_player if value is None else codes.player[value]))
-                elif name == "target":
+                elif name in SLOT_FIELDS:
                     facts.append(var == (codes.no_slot if value is None else codes.slot[value]))
                 else:
                     facts.append(var == codes.const(value))

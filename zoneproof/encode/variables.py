@@ -23,9 +23,10 @@ from ..terms import And, Eq, If, Or
 # The object fields the actions assign (each a list over the slots in StateVars), and those the
 # rules that act at every step derive from the step before (see system.py); `order`, the pile
 # relation, is derived too.
-ASSIGNED_FIELDS = ("zone", "whose", "controller", "pos", "gen", "face_down", "counters", "tapped", "attached", "effect", "looker", "target", "copy")
-DERIVED_FIELDS = ("revealed", "fresh", "casts", "target_lost")
-BOOL_FIELDS = ("face_down", "tapped", "attached", "effect", "revealed", "fresh", "target_lost", "copy")
+ASSIGNED_FIELDS = ("zone", "whose", "controller", "pos", "gen", "face_down", "counters", "tapped", "attached", "effect", "looker", "target",
+                   "exiled_with", "copy")
+DERIVED_FIELDS = ("revealed", "fresh", "casts", "target_lost", "link_lost")
+BOOL_FIELDS = ("face_down", "tapped", "attached", "effect", "revealed", "fresh", "target_lost", "link_lost", "copy")
 BOOL_PLAYER_FIELDS = ("drawn", "kept", "looked", "free_taken", "searched")
 # Every state field a slice may keep or drop (see slicing.py): the object fields, the pile order,
 # and the players' records.
@@ -141,6 +142,8 @@ class StateVars:
     looker: list  # a player code, no_player for none
     target: list  # a slot code, no_slot for none
     target_lost: list
+    exiled_with: list  # a slot code, no_slot for none
+    link_lost: list
     copy: list  # a variable for each token slot; False for every other slot
     above: dict  # (c, d) with c < d -> "c is nearer the top than d" (meaningful within one pile)
     # With player records only (RuleSet.tracks_players): each PLAYER_FIELDS field per player (a
@@ -220,6 +223,8 @@ def state_vars(codes: Codes, t: int, player_fields: dict[str, bool] | None) -> S
         looker=each("looker", bv("player")),
         target=each("target", bv("slot")),
         target_lost=each("target_lost", codes.bool),
+        exiled_with=each("exiled_with", bv("slot")),
+        link_lost=each("link_lost", codes.bool),
         copy=[codes.bool(f"copy[{s.name}]@{t}") if s.is_token else codes.false for s in slots],
         above={
             (c, d): codes.bool(f"above[{slots[c].name},{slots[d].name}]@{t}")

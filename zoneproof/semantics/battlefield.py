@@ -81,27 +81,35 @@ def encode_create_token(step: SymbolicStep, c: int) -> Effect:
                                  "counters": step.int(0), "tapped": step.false, "attached": step.false, "effect": step.false})
 
 
-@concrete(K.PUT_ONTO_BATTLEFIELD, Target.CARD, PlayerUse.ALWAYS, moves_card=True, sources=ONTO_BATTLEFIELD_SOURCES)
 @implements(Behaviour.SPELLS_STAY_OFF_BATTLEFIELD, half="concrete")
-def do_put_onto_battlefield(step: ConcreteStep) -> None:
-    c, o = step.target()
-    p = step.action.player
-    step.require(source_allowed(step, o.zone, ONTO_BATTLEFIELD_SOURCES), f"{step.name(c)} cannot be put onto the battlefield from {o.zone.value}")
+def enter_battlefield(step: ConcreteStep, c: int, controller: int) -> None:
+    """Put card c onto the battlefield under `controller`; an instant or sorcery stays where it is (400.4a)."""
     if step.card_type(c) in SPELL_ONLY_TYPES:
         rule = step.on(Behaviour.SPELLS_STAY_OFF_BATTLEFIELD)
         if rule:
             step.cite(rule)
             return
-    move(step, c, Zone.BATTLEFIELD, p, controller=p)
+    move(step, c, Zone.BATTLEFIELD, controller, controller=controller)
+
+
+@implements(Behaviour.SPELLS_STAY_OFF_BATTLEFIELD, half="symbolic")
+def encode_enter_battlefield(step: SymbolicStep, c: int, controller, event) -> Effect:
+    """Slot c put onto the battlefield under `controller` where `event` holds (see enter_battlefield)."""
+    moved = encode_move(step, c, Zone.BATTLEFIELD, controller, controller=controller)
+    stays = And(step.is_spell_type(c), step.on(Behaviour.SPELLS_STAY_OFF_BATTLEFIELD))
+    return Effect(event, Or(stays, moved.outcome), step.merge(c, stays, step.current(c), moved.values))
+
+
+@concrete(K.PUT_ONTO_BATTLEFIELD, Target.CARD, PlayerUse.ALWAYS, moves_card=True, sources=ONTO_BATTLEFIELD_SOURCES)
+def do_put_onto_battlefield(step: ConcreteStep) -> None:
+    c, o = step.target()
+    step.require(source_allowed(step, o.zone, ONTO_BATTLEFIELD_SOURCES), f"{step.name(c)} cannot be put onto the battlefield from {o.zone.value}")
+    enter_battlefield(step, c, step.action.player)
 
 
 @symbolic(K.PUT_ONTO_BATTLEFIELD)
-@implements(Behaviour.SPELLS_STAY_OFF_BATTLEFIELD, half="symbolic")
 def encode_put_onto_battlefield(step: SymbolicStep, c: int) -> Effect:
-    p = step.a.player
-    moved = encode_move(step, c, Zone.BATTLEFIELD, p, controller=p)
-    stays = And(step.is_spell_type(c), step.on(Behaviour.SPELLS_STAY_OFF_BATTLEFIELD))
-    return Effect(source_ok(step, c, ONTO_BATTLEFIELD_SOURCES), Or(stays, moved.outcome), step.merge(c, stays, step.current(c), moved.values))
+    return encode_enter_battlefield(step, c, step.a.player, source_ok(step, c, ONTO_BATTLEFIELD_SOURCES))
 
 
 @concrete(K.PUT_ONTO_BATTLEFIELD_FACE_DOWN, Target.CARD, PlayerUse.ALWAYS, sources=ONTO_BATTLEFIELD_SOURCES)

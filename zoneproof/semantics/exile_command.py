@@ -1,6 +1,8 @@
 """Exile and the command zone: an object put where it already is becomes a new object there
 (400.8, 400.10), and one turned face down in the command zone too (400.9). A card exiled face down
-records the player an instruction lets look at it (406.3; who sees it is in visibility.py)."""
+records the player an instruction lets look at it (406.3; who sees it is in visibility.py). A card
+exiled with a permanent records that permanent, whose linked ability may return it while both are
+the objects the link was made with (406.6, 607)."""
 
 from __future__ import annotations
 
@@ -8,8 +10,9 @@ from dataclasses import replace
 
 from ..model import GAME_ZONES, ActionKind, Behaviour, Zone
 from ..terms import And, If, Not, Or
-from .kernel import encode_move, move, renew_in_place, renewed, source_allowed, source_ok
-from .registry import PlayerUse, Target, concrete, implements, symbolic
+from .battlefield import encode_enter_battlefield, enter_battlefield
+from .kernel import encode_move, encode_reference_lost, move, reference_lost, renew_in_place, renewed, source_allowed, source_ok
+from .registry import PlayerUse, Target, concrete, every_step, implements, symbolic
 from .step import ConcreteStep, Effect, SymbolicStep
 
 K = ActionKind
@@ -68,6 +71,76 @@ def encode_exile_face_down(step: SymbolicStep, c: int) -> Effect:
     values = exiled.values | {"face_down": Or(in_exile, exiled.values["face_down"]),
                               "looker": If(in_exile, step.a.player, exiled.values["looker"])}
     return replace(exiled, values=values)
+
+
+@concrete(K.EXILE_WITH, Target.CARD, moves_card=True, takes_targets=True, needs_target=True, sources=GAME_ZONES)
+def do_exile_with(step: ConcreteStep) -> None:
+    """Exile a card with a permanent, its source, named in `targets` (406.6): the card records it."""
+    c, _ = step.target()
+    step.require(len(step.action.targets) == 1, "name in `targets` the permanent the card is exiled with")
+    (source,) = step.action.targets
+    step.require(source != c, f"{step.name(c)} cannot be exiled with itself")
+    step.require(step.objects[source].zone is Zone.BATTLEFIELD, f"{step.name(source)} is not a permanent, so nothing can be exiled with it")
+    move_or_renew(step, Zone.EXILE, Behaviour.EXILE_IN_EXILE)
+    if step.objects[c].zone is Zone.EXILE:
+        step.objects[c] = step.objects[c].moved(exiled_with=source)
+
+
+@symbolic(K.EXILE_WITH)
+def encode_exile_with(step: SymbolicStep, c: int) -> Effect:
+    s, codes, source = step.s, step.codes, step.a.aim
+    on_battlefield = codes.any_of(And(source == codes.slot[d], s.zone[d] == step.Z[Zone.BATTLEFIELD]) for d in range(len(step.slots)) if d != c)
+    exiled = encode_move_or_renew(step, c, Zone.EXILE, Behaviour.EXILE_IN_EXILE)
+    in_exile = exiled.values["zone"] == step.Z[Zone.EXILE]
+    values = exiled.values | {"exiled_with": If(in_exile, source, exiled.values["exiled_with"])}
+    return replace(exiled, event=And(exiled.event, on_battlefield), values=values)
+
+
+@concrete(K.RETURN_EXILED, Target.CARD, moves_card=True, sources=(Zone.EXILE,))
+@implements(Behaviour.LINKS_CHECKED, half="concrete")
+def do_return_exiled(step: ConcreteStep) -> None:
+    """The ability linked to the one that exiled a card returns it to the battlefield under its
+    owner's control. Under 406.6 (607) it finds the card only while the permanent it was exiled
+    with is the object that exiled it; without the rule it follows the link to the card anyway."""
+    c, o = step.target()
+    step.require(o.zone is Zone.EXILE and o.exiled_with is not None, f"{step.name(c)} is not in exile with a permanent")
+    rule = step.on(Behaviour.LINKS_CHECKED)
+    if rule:
+        step.cite(rule)
+        step.require(not o.link_lost, f"{step.name(o.exiled_with)} has become a new object since {step.name(c)} was exiled with it,"
+                                      f" so no ability of it finds {step.name(c)} ({rule})")
+    enter_battlefield(step, c, step.slot(c).owner)
+
+
+@symbolic(K.RETURN_EXILED)
+@implements(Behaviour.LINKS_CHECKED, half="symbolic")
+def encode_return_exiled(step: SymbolicStep, c: int) -> Effect:
+    s = step.s
+    linked = And(s.zone[c] == step.Z[Zone.EXILE], s.exiled_with[c] != step.codes.no_slot,
+                 Or(Not(step.on(Behaviour.LINKS_CHECKED)), Not(s.link_lost[c])))
+    return encode_enter_battlefield(step, c, step.owner(c), linked)
+
+
+@every_step("link-memory", "concrete")
+def track_lost_links(step: ConcreteStep) -> None:
+    """400.7 for a link (406.6): once the permanent a card was exiled with becomes a new object, the
+    link no longer finds that permanent's card. An exile with a permanent makes the link afresh."""
+    action = step.action
+    for x, new in enumerate(step.objects):
+        made_now = action.kind is K.EXILE_WITH and action.card == x
+        lost = not made_now and reference_lost(step, new.exiled_with, step.before.objects[x].link_lost)
+        if lost != new.link_lost:
+            step.objects[x] = new.moved(link_lost=lost)
+
+
+@every_step("link-memory", "symbolic")
+def encode_lost_links(step: SymbolicStep) -> list:
+    s, s2 = step.s, step.s2
+    facts = []
+    for x in range(len(step.slots)):
+        made_now = And(step.kind_is(K.EXILE_WITH), step.a.card == step.codes.slot[x])
+        facts.append(s2.link_lost[x] == And(Not(made_now), encode_reference_lost(step, x, s2.exiled_with[x], s.link_lost[x])))
+    return facts
 
 
 @concrete(K.MOVE_TO_COMMAND, Target.CARD, moves_card=True, sources=GAME_ZONES)

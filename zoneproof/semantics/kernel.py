@@ -16,8 +16,8 @@ from .registry import implements
 from .step import Arrival, ConcreteStep, Effect, OrderMissing, SymbolicStep
 
 # What 400.7 wipes, apart from the effects (which 400.7a may carry): a new object also targets nothing,
-# and no instruction lets anyone look at it (406.3).
-NO_MEMORY = dict(counters=0, tapped=False, attached=False, target=None, looker=None)
+# no instruction lets anyone look at it (406.3), and no linked ability finds it (406.6, 607).
+NO_MEMORY = dict(counters=0, tapped=False, attached=False, target=None, looker=None, exiled_with=None)
 
 
 # ---------------------------------------------------------------- a new object (400.7)
@@ -56,13 +56,14 @@ def identity(step: SymbolicStep, c: int, renew, carried_effect=None, keep_counte
 
 
 def wiped_memory(step: SymbolicStep, c: int, wiped) -> dict:
-    """Slot c's status, attachment, target and looker: none under `wiped`, otherwise as they were."""
+    """Slot c's status, attachment, target, looker and link: none under `wiped`, otherwise as they were."""
     s = step.s
     return {
         "tapped": And(Not(wiped), s.tapped[c]),
         "attached": And(Not(wiped), s.attached[c]),
         "target": If(wiped, step.codes.no_slot, s.target[c]),
         "looker": If(wiped, step.codes.no_player, s.looker[c]),
+        "exiled_with": If(wiped, step.codes.no_slot, s.exiled_with[c]),
     }
 
 
@@ -79,6 +80,22 @@ def renew_in_place(step: ConcreteStep, index: int, behaviour: Behaviour, **chang
 def renewed(step: SymbolicStep, c: int, behaviour: Behaviour, **changes) -> dict:
     """Stays in its zone; becomes a new object where the behaviour's rule is in force."""
     return identity(step, c, step.on(behaviour)) | changes
+
+
+# ---------------------------------------------------------------- references to another object (400.7)
+
+
+def reference_lost(step: ConcreteStep, ref: int | None, lost_before: bool) -> bool:
+    """Whether a reference kept from the step before (a target, a link) no longer finds the object
+    in slot `ref`: it had lost it already, or that object has become a new object at this step."""
+    return ref is not None and (lost_before or step.objects[ref].gen != step.before.objects[ref].gen)
+
+
+def encode_reference_lost(step: SymbolicStep, x: int, ref, lost_before) -> z3.BoolRef:
+    """reference_lost for slot x's reference `ref`, a slot code of the next state."""
+    s, s2, codes = step.s, step.s2, step.codes
+    renewed = codes.any_of(And(ref == codes.slot[d], s2.gen[d] != s.gen[d]) for d in range(len(step.slots)) if d != x)
+    return And(ref != codes.no_slot, Or(lost_before, renewed))
 
 
 # ---------------------------------------------------------------- where it may come from (400.11c)

@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from ..model import MAX_CASTS, PLAYER_NAMES, SPELL_ONLY_TYPES, ActionKind, Behaviour, CardType, ObjectState, Zone
 from ..terms import And, If, Implies, Not, Or
-from .kernel import encode_move, identity, move, new_object
+from .kernel import encode_move, encode_reference_lost, identity, move, new_object, reference_lost
 from .registry import PlayerUse, Target, concrete, every_step, implements, symbolic
 from .step import ConcreteStep, Effect, SymbolicStep
 
@@ -117,7 +117,7 @@ def encode_cast(step: SymbolicStep, c: int) -> Effect:
     return replace(moved, event=And(castable(step, c), targets_ok), values=moved.values | {"target": If(on_stack, aim, codes.no_slot)})
 
 
-@concrete(K.COPY_SPELL, Target.CARD, PlayerUse.ALWAYS, takes_targets=True, stack_bound=True)
+@concrete(K.COPY_SPELL, Target.CARD, PlayerUse.ALWAYS, takes_targets=True, needs_target=True, stack_bound=True)
 @implements(Behaviour.COPY_SPELL, half="concrete")
 def do_copy_spell(step: ConcreteStep) -> None:
     """Player p puts a copy of a spell onto the stack (707.10), in a token slot of p's that has never
@@ -236,12 +236,11 @@ def track_lost_targets(step: ConcreteStep) -> None:
     waits is lost to it. A cast sets its spell's target afresh; a copy has its spell's, lost or not."""
     action = step.action
     for x, new in enumerate(step.objects):
-        t = new.target
-        if t is None or (action.kind is K.CAST and action.card == x):
+        if action.kind is K.CAST and action.card == x:
             lost = False
         else:
             earlier = step.before.objects[action.targets[0] if action.kind is K.COPY_SPELL and action.card == x else x]
-            lost = earlier.target_lost or step.objects[t].gen != step.before.objects[t].gen
+            lost = reference_lost(step, new.target, earlier.target_lost)
         if lost != new.target_lost:
             step.objects[x] = new.moved(target_lost=lost)
 
@@ -257,8 +256,7 @@ def encode_lost_targets(step: SymbolicStep) -> list:
         if step.slots[x].is_token:
             spell_lost = codes.any_of(And(a.aim == codes.slot[d], s.target_lost[d]) for d in slots if d != x)
             earlier = If(And(step.kind_is(K.COPY_SPELL), a.card == codes.slot[x]), spell_lost, earlier)
-        renewed = codes.any_of(And(s2.target[x] == codes.slot[d], s2.gen[d] != s.gen[d]) for d in slots if d != x)
-        facts.append(s2.target_lost[x] == And(s2.target[x] != codes.no_slot, Not(cast_now), Or(earlier, renewed)))
+        facts.append(s2.target_lost[x] == And(Not(cast_now), encode_reference_lost(step, x, s2.target[x], earlier)))
     return facts
 
 
