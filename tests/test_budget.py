@@ -63,7 +63,7 @@ def test_a_check_that_runs_out_of_units_stops_at_the_same_depth_on_a_loaded_mach
     Each run starts as a new process does: the lemmas' invariant that one finds is kept for the
     process's later checks (`proof.invariant`), and a later check, with the units Houdini took
     left to it and its formulas built in another order, is another run."""
-    monkeypatch.setattr(solver_module, "UNITS_PER_SECOND", 120_000)
+    monkeypatch.setattr(solver_module, "UNITS_PER_SECOND", 80_000)
     ruleset = load_ruleset("mtg-current").without(["405.5"])
 
     def run():
@@ -79,7 +79,9 @@ def test_a_check_that_runs_out_of_units_stops_at_the_same_depth_on_a_loaded_mach
             hog.wait()
     assert idle == loaded
     [(verdict, depth, reason)] = idle
-    assert verdict is Verdict.UNKNOWN and reason.startswith("budget") and depth == 3
+    # depth 2 or 3: where the units run out moves with the encoding's size (406.6's link made it
+    # larger) and with what the process built before; at these units it stops before the violation (depth 4)
+    assert verdict is Verdict.UNKNOWN and reason.startswith("budget") and depth in (2, 3)
 
 
 def test_the_wall_clock_guard_is_looser_than_the_units(monkeypatch):

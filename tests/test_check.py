@@ -244,8 +244,10 @@ def test_properties_proved_together_hold_and_the_violated_ones_keep_their_own_co
 
 def test_an_expected_violation_a_random_run_finds_keeps_z3s_depth_and_its_own_counterexample(monkeypatch):
     # markers-kept is expected violated in mtg-2015-commander (at depth 3); a random run of the
-    # interpreter gives its counterexample, and Z3 only rules out the depths before it.
-    ruleset, scope = load_ruleset("mtg-2015-commander"), Scope(depth=4)
+    # interpreter gives its counterexample, and Z3 only rules out the depths before it. (Whether
+    # the runs of seed 0 find it depends on the action space: at depth 4 they do not since
+    # exile_with, at depth 5 they do.)
+    ruleset, scope = load_ruleset("mtg-2015-commander"), Scope(depth=5)
     markers = [p for p in stock_properties() if p.id == "markers-kept"]
     results = {r.prop.id: r for r in check_properties(ruleset, stock_properties(), scope, timeout=GUARD)}
     [alone] = check_properties(ruleset, markers, scope, timeout=GUARD)
@@ -357,7 +359,7 @@ def test_an_interrupted_check_reports_an_expected_violation_its_random_run_had_r
     from zoneproof.search import Outcome
 
     ruleset = load_ruleset("mtg-2015-commander")
-    scope = ruleset.scope_for(Scope(depth=4))
+    scope = ruleset.scope_for(Scope(depth=5))  # at depth 4 no random run of seed 0 finds it (see above)
     markers = PROPS["markers-kept"]
     [run] = _violating_runs(ruleset, [markers], scope, 0).values()
     result = _interrupted(ruleset, markers, scope, {markers: Outcome(run.depth, witness=run)}, 1.0)
