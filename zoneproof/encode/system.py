@@ -113,6 +113,8 @@ class TransitionSystem:
         self._states: list[StateVars] = []
         self._steps: list[StepVars] = []
         self._sizes: dict = {}
+        self._pairs: dict = {}
+        self._shown: dict = {}
         self._positions: dict = {}
         self._trans: dict[int, list] = {}
         self._pieces: dict[int, Pieces] = {}
@@ -161,7 +163,14 @@ class TransitionSystem:
         return self._steps[t]
 
     def same_pile(self, s: StateVars, c: int, d: int) -> z3.BoolRef:
-        """c and d are in the same ordered zone (the same player's, for a personal one)."""
+        """c and d are in the same ordered zone (the same player's, for a personal one). Built once
+        per state and pair: a property over pairs of objects asks for it in every comparison."""
+        key = (id(s), c, d)  # s is kept beside the term, so that its id cannot be reused
+        if key not in self._pairs:
+            self._pairs[key] = (s, self._same_pile(s, c, d))
+        return self._pairs[key][1]
+
+    def _same_pile(self, s: StateVars, c: int, d: int) -> z3.BoolRef:
         return And(
             s.zone[c] == s.zone[d],
             self.codes.zone_is(s.zone[c], ORDERED_ZONES),
@@ -506,7 +515,10 @@ class TransitionSystem:
         return encode_sees(self, t, player, c)
 
     def shown(self, t: int, player: int, c: int) -> z3.BoolRef:
-        return encode_shown(self, t, player, c)
+        key = (t, player, c)
+        if key not in self._shown:
+            self._shown[key] = encode_shown(self, t, player, c)
+        return self._shown[key]
 
     def may_look(self, t: int, player) -> z3.BoolRef:
         return encode_may_look(self, t, player)
