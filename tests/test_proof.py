@@ -12,8 +12,8 @@ from zoneproof.errors import InputError
 from zoneproof.encode.system import TransitionSystem
 from zoneproof.explicit import check_explicitly
 from zoneproof.model import Scope
-from zoneproof.proof import lemmas, wrap_safe
-from zoneproof.properties import parse_properties, stock_properties
+from zoneproof.proof import discharged, lemmas, wrap_safe
+from zoneproof.properties import PropertyKind, parse_properties, stock_properties
 from zoneproof.ruleset import builtin_names, load_ruleset
 
 PROPS = {p.id: p for p in stock_properties()}
@@ -128,7 +128,7 @@ def test_face_down_reveal_is_proved_over_one_step_where_nothing_is_face_down_in_
 
 
 @pytest.mark.parametrize("prop_id", ["owner-zones", "stack-lifo"])
-def test_a_property_proved_alone_over_one_step_passes_certify(prop_id, tmp_path):
+def test_a_property_proved_alone_over_one_step_passes_certify(prop_id, tmp_path, monkeypatch):
     """Alone, a property is first proved over one step (an always and a step property here);
     certify asks that form of the obligation first and the two-step form only where it fails."""
     ruleset = load_ruleset("mtg-current")
@@ -136,21 +136,34 @@ def test_a_property_proved_alone_over_one_step_passes_certify(prop_id, tmp_path)
     assert result.verdict is Verdict.PROVED and result.certificate.together == () and result.certificate.steps == 1
     path = tmp_path / f"{prop_id}.proof.zp"
     path.write_text(certificate_text(result.certificate, ruleset, ruleset.scope_for(SMALL)))
+    asked = []
+    monkeypatch.setattr("zoneproof.certify.discharged", lambda system, todo, *rest: asked.append([o.what for o in todo]) or discharged(system, todo, *rest))
     verification = verify(read_certificate(path), ruleset)
     assert verification.valid, verification
     assert verification.checked == 2 * (len(result.certificate.lemmas) + 1)
+    shared = f"{prop_id} holds on every step from a state where the lemmas hold"
+    assert (shared in asked[0]) == (PROPS[prop_id].kind is PropertyKind.STEP)  # a step property: with the lemmas' own step
 
 
-def _verified_with_owner_zones_lemmas(tmp_path, prop_id: str, cites: str, body: str, steps: str | None = None):
-    """certify of a hand-made certificate: owner-zones' lemmas, and the property `body` proved, with
-    the steps line `steps` (none: both forms are asked)."""
+def test_certify_asks_a_step_property_after_a_step_where_it_held_where_the_lemmas_alone_do_not_keep_it(tmp_path):
+    """A step property no lemma implies of every step, but kept by every step after one on which it
+    held (no deck card is ever put outside the game): the stronger form with the lemmas' step
+    fails, and the form that assumes the step before holds."""
+    verification = _verified_with_owner_zones_lemmas(tmp_path, "decks-stay-in", "400.11", "forall c: card. is_sideboard(c) or zone'(c) != outside",
+                                                     "1", "step")
+    assert verification.valid, verification
+
+
+def _verified_with_owner_zones_lemmas(tmp_path, prop_id: str, cites: str, body: str, steps: str | None = None, kind: str = "always"):
+    """certify of a hand-made certificate: owner-zones' lemmas, and the `kind` property `body`
+    proved, with the steps line `steps` (none: both forms are asked)."""
     ruleset = load_ruleset("mtg-current")
     [result] = check_properties(ruleset, [PROPS["owner-zones"]], SMALL)
     path = tmp_path / f"{prop_id}.proof.zp"
     text = certificate_text(result.certificate, ruleset, ruleset.scope_for(SMALL)).replace("# proves: owner-zones", f"# proves: {prop_id}")
     assert f"# steps: {result.certificate.steps}\n" in text
     text = text.replace(f"# steps: {result.certificate.steps}\n", "" if steps is None else f"# steps: {steps}\n")
-    path.write_text(text + f'property {prop_id} {{\n  cites {cites}\n  means "not so"\n  always {body}\n}}\n')
+    path.write_text(text + f'property {prop_id} {{\n  cites {cites}\n  means "not so"\n  {kind} {body}\n}}\n')
     return verify(read_certificate(path), ruleset)
 
 

@@ -18,7 +18,8 @@ of its own, and asks every obligation of proof.obligations: the invariant holds 
 step keeps it, and it implies the property. The property (with those proved together with it) is
 first asked to be kept over one step, with its base case one step deep; where that fails, over two
 steps with a base case of two (the two forms of `search.inductive`); the steps line, where there
-is one, names the form to ask.
+is one, names the form to ask. Step properties over one step are first asked with the lemmas' own step
+(`proof.shares_lemmas_step`).
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from .errors import InputError, Location
 from .evaluate import int_reach
 from .model import Scope, slots_for
 from .properties import Property, expr_text, parse_properties
-from .proof import Proof, discharged, obligations, wrap_safe
+from .proof import Proof, discharged, obligations, shares_lemmas_step, wrap_safe
 from .ruleset import RuleSet
 from .search import INDUCTION_STEPS, Budget
 from .solver import Answer
@@ -156,8 +157,9 @@ def verify(certificate: Certificate, ruleset: RuleSet, seed: int = 0, timeout: f
     system = pregame_system(ruleset, c.scope, reach) if pregame_only(ruleset, c.prop) else TransitionSystem(ruleset, c.scope, reach)
     budget = Budget.phase(timeout)
     answers: dict[str, Answer] = {}  # by what each obligation says: the lemmas' are the same in each form
-    for steps in c.steps:
-        todo = obligations(system, system.rule_values(), list(c.lemmas), c.prop, c.together, steps)
+    forms = [(steps, shared) for steps in c.steps for shared in (True, False) if shared <= shares_lemmas_step((*c.together, c.prop), steps)]
+    for steps, shared in forms:
+        todo = obligations(system, system.rule_values(), list(c.lemmas), c.prop, c.together, steps, shared)
         asked = [o for o in todo if o.what not in answers]
         answers |= {o.what: answer for o, answer in zip(asked, discharged(system, asked, seed, budget))}
         if all(answers[o.what] is Answer.UNSAT for o in todo):

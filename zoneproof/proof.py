@@ -166,7 +166,7 @@ class Obligation:
 
 
 def obligations(system: TransitionSystem, facts: list, invariant: list[Property], prop: Property,
-                together: tuple[Property, ...] = (), steps: int = INDUCTION_SPAN + 1) -> list[Obligation]:
+                together: tuple[Property, ...] = (), steps: int = INDUCTION_SPAN + 1, on_lemmas_step: bool = False) -> list[Obligation]:
     """What makes `invariant` (state lemmas) and `prop` hold at every depth, with the properties
     `together` proved jointly with it, by an induction over `steps` steps (the shapes of
     `search.inductive`: one step where that is enough). The lemmas hold in the first two states
@@ -175,7 +175,10 @@ def obligations(system: TransitionSystem, facts: list, invariant: list[Property]
     Each of the joint properties holds in the first `steps` + 1 states (an always property) or on
     the first `steps` steps (a step property), and is kept by every step after `steps` states
     (steps) where the lemmas and every joint property held. Step 1 stands for every later step:
-    each is step 1 with its variables renamed."""
+    each is step 1 with its variables renamed.
+    With `on_lemmas_step` (one step, step properties only: `shares_lemmas_step`), each joint
+    property is asked of every step from a state where the lemmas hold, with no assumption on the
+    step before: a stronger obligation, asked with the lemmas' own step in one question."""
     fails = lambda p, k: violated_at(system, p, k)  # noqa: E731
     first, one_step = _lemmas_base(system, facts), _lemmas_step(system, facts, invariant)
     found = [Obligation(f"{p.id} holds in the first two states", first, Or(fails(p, 0), fails(p, 1))) for p in invariant]
@@ -188,11 +191,19 @@ def obligations(system: TransitionSystem, facts: list, invariant: list[Property]
     for q in joint:
         base = range(first_step(q), steps + 1)
         found.append(Obligation(f"{q.id} holds {_first(q, steps)}", start, Or([fails(q, k) for k in base])))
+    if on_lemmas_step:
+        return found + [Obligation(f"{q.id} holds on every step from a state where the lemmas hold", one_step, fails(q, 2)) for q in joint]
     for q in joint:
         after = {(PropertyKind.ALWAYS, 1): "a state where it", (PropertyKind.ALWAYS, 2): "two states where it"}.get(
             (q.kind, steps), "one on which it")
         found.append(Obligation(f"{q.id} is kept by every step after {after}{held}", later, concluded[q]))
     return found
+
+
+def shares_lemmas_step(props, steps: int) -> bool:
+    """Whether `obligations` can ask the properties of the lemmas' step (`on_lemmas_step`): step
+    properties proved over one step read no state before that step."""
+    return steps == 1 and all(p.kind is PropertyKind.STEP for p in props)
 
 
 def _lemmas_base(system: TransitionSystem, facts: list) -> list:
