@@ -152,3 +152,16 @@ def test_without_614_6_replacement_owner_breaks_with_a_trace_that_replays(run, t
     recorded = dict(json.loads(path.read_text())["states"][1]["players"]["#map"])
     assert recorded[PLAYER_NAMES[watched]][effect.action.kind.value] is True
     assert run("run", str(path))[0] == 0
+
+
+def test_a_trace_written_before_replacement_effects_reads_with_none_in_force(run, tmp_path):
+    code, _, _ = run("check", "mtg-current", "--without", "614.6", "-p", "replacement-owner", "--no-lint", "--cards", "2")
+    assert code == 1
+    path = tmp_path / "counterexamples" / "mtg-current--without-614.6--replacement-owner.itf.json"
+    data = json.loads(path.read_text())
+    for state in data["states"]:
+        for _, record in state["players"]["#map"]:
+            del record["exile_instead"], record["exile_if_dies"]
+    older = tmp_path / "older.itf.json"
+    older.write_text(json.dumps(data))
+    assert all(not p.exile_instead and not p.exile_if_dies for step in read_trace(older).steps for p in step.state.players)

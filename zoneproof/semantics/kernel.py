@@ -233,8 +233,7 @@ def move(step: ConcreteStep, index: int, zone: Zone, named: int, controller: int
     old = step.objects[index]
     if token_stuck(step, index):
         return
-    if zone is Zone.GRAVEYARD:
-        zone = replaced_zone(step, index, zone, destination_player(step, index, zone, named))
+    zone = replaced_zone(step, index, zone, destination_player(step, index, zone, named))
     if command_instead(step, index, zone, named):
         return
     require_open(step, zone)
