@@ -15,38 +15,27 @@ from .registry import PlayerUse, Target, concrete, implements, symbolic
 from .step import ConcreteStep, SymbolicStep, Transition
 
 K = ActionKind
-# What each effect exiles instead: an object put into the graveyard from anywhere, or one that dies.
+# The action that begins each effect (the player field it sets), and what the effect does.
+BEGUN_BY = {K.EXILE_INSTEAD: "exile_instead", K.EXILE_IF_DIES: "exile_if_dies"}
 DESCRIBED = {"exile_instead": "exile instead of the graveyard", "exile_if_dies": "exile instead of dying"}
 
 
-def begin(step: ConcreteStep, effect: str) -> None:
-    p, record = step.player_state()
-    step.require(not getattr(record, effect), f"{PLAYER_NAMES[p]}'s graveyard already has the effect '{DESCRIBED[effect]}'")
-    step.players[p] = record.moved(**{effect: True})
+def declare_beginning(kind: ActionKind, effect: str) -> None:
+    """The action `kind` begins `effect` on the named player's graveyard; not while it is in force."""
+
+    @concrete(kind, Target.NONE, PlayerUse.ALWAYS)
+    def do_begin(step: ConcreteStep) -> None:
+        p, record = step.player_state()
+        step.require(not getattr(record, effect), f"{PLAYER_NAMES[p]}'s graveyard already has the effect '{DESCRIBED[effect]}'")
+        step.players[p] = record.moved(**{effect: True})
+
+    @symbolic(kind)
+    def encode_begin(step: SymbolicStep) -> Transition:
+        return Transition(Not(step.player_of(step.s, effect, step.a.player)), players={effect: lambda p: step.true})
 
 
-def encode_begin(step: SymbolicStep, effect: str) -> Transition:
-    return Transition(Not(step.player_of(step.s, effect, step.a.player)), players={effect: lambda p: step.true})
-
-
-@concrete(K.EXILE_INSTEAD, Target.NONE, PlayerUse.ALWAYS)
-def do_exile_instead(step: ConcreteStep) -> None:
-    begin(step, "exile_instead")
-
-
-@symbolic(K.EXILE_INSTEAD)
-def encode_exile_instead(step: SymbolicStep) -> Transition:
-    return encode_begin(step, "exile_instead")
-
-
-@concrete(K.EXILE_IF_DIES, Target.NONE, PlayerUse.ALWAYS)
-def do_exile_if_dies(step: ConcreteStep) -> None:
-    begin(step, "exile_if_dies")
-
-
-@symbolic(K.EXILE_IF_DIES)
-def encode_exile_if_dies(step: SymbolicStep) -> Transition:
-    return encode_begin(step, "exile_if_dies")
+for begun_by, begun in BEGUN_BY.items():
+    declare_beginning(begun_by, begun)
 
 
 @concrete(K.END_REPLACEMENT, Target.NONE, PlayerUse.ALWAYS)
