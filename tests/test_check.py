@@ -46,6 +46,9 @@ ORACLE = [
     ("mtg-current", "406.6", "stale-references", 4),
     ("mtg-current", "406.3", "face-down-exile", 1),
     ("mtg-current", "701.22", "ordered-zones", 3),  # two cards per player: a third enters the library first
+    ("mtg-current", "614.6", "replacement-owner", 2),
+    ("mtg-current", "400.3", "replacement-owner", 3),
+    ("mtg-2010", "400.6", "replacement-owner", 2),
     ("mtg-commander", "903.8.tax", "commander-tax", 2),
     # Berserk (seed 004)
     ("berserk", "204.3", "deck-shuffled-after-search", 2),
@@ -83,8 +86,9 @@ def test_removing_a_rule_gives_a_shortest_replayable_counterexample(ruleset_name
 
 
 # Two steps deep, but past the first stage's 500 states (the explicit search keeps 1,080 before it
-# finds it, at two cards per player): Z3 finds it.
-PAST_THE_FIRST_STAGE = {("mtg-current", "708.8", "face-up-same-object")}
+# finds face-up-same-object's, at two cards per player; replacement-owner's needs the effect begun
+# first, among mtg-current's many one-step successors): Z3 finds them.
+PAST_THE_FIRST_STAGE = {("mtg-current", "708.8", "face-up-same-object"), ("mtg-current", "614.6", "replacement-owner")}
 
 
 @pytest.mark.parametrize("ruleset_name, rule, prop_id, depth", [case for case in ORACLE if case[3] <= 2],

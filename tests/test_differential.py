@@ -503,6 +503,9 @@ COPIED_INSTANT = {A1: CardType.INSTANT, A_TOK: CardType.INSTANT}
 EXILED_FACE_DOWN = [act(K.EXILE_FACE_DOWN, A1, B), act(K.EXILE_FACE_DOWN, A1, A)]
 # A1 exiled from A's library with B1, a permanent of B's (406.6)
 EXILED_WITH = [act(K.PUT_ONTO_BATTLEFIELD, B1, B), act(K.EXILE_WITH, A1, targets=(B1,))]
+# A's creature on the battlefield under B's control, with an effect on A's graveyard (614.1a)
+STOLEN_UNDER_EFFECT = [act(K.PUT_ONTO_BATTLEFIELD, A1, B), act(K.EXILE_IF_DIES, player=A)]
+MILLED_UNDER_EFFECT = [act(K.EXILE_INSTEAD, player=B), act(K.MILL, B1, B), act(K.END_REPLACEMENT, player=B), act(K.MILL, B2, B)]
 FLICKERED_SOURCE = EXILED_WITH + [act(K.EXILE, B1), act(K.PUT_ONTO_BATTLEFIELD, B1, B)]
 SCENARIOS = [
     # (id, removed rules, card types other than creature, actions)
@@ -601,6 +604,14 @@ SCENARIOS = [
     ("406.6-400.8-off", ("400.8",), {}, EXILED_WITH + [act(K.EXILE, A1), act(K.RETURN_EXILED, A1)]),
     ("406.6-400.7-off", ("400.7",), {}, EXILED_WITH + [act(K.DESTROY, B1), act(K.RETURN_EXILED, A1)]),
     ("406.6-token-source", (), {}, [act(K.CREATE_TOKEN, A_TOK, A), act(K.EXILE_WITH, B1, targets=(A_TOK,)), act(K.DESTROY, A_TOK), act(K.STATE_BASED_ACTIONS)]),
+    ("614.6", (), {}, MILLED_UNDER_EFFECT),
+    ("614.6-off", ("614.6",), {}, MILLED_UNDER_EFFECT),
+    ("614.6-stolen-dies", (), {}, STOLEN_UNDER_EFFECT + [act(K.DESTROY, A1)]),
+    ("614.6-stolen-dies-400.3-off", ("400.3",), {}, STOLEN_UNDER_EFFECT + [act(K.SACRIFICE, A1, B)]),
+    ("614.6-discard-does-not-die", (), {}, [act(K.EXILE_IF_DIES, player=A), act(K.DRAW, A1, A), act(K.DISCARD, A1)]),
+    ("614.6-instant-resolves", (), INSTANT, [act(K.EXILE_INSTEAD, player=A), act(K.DRAW, A1, A), act(K.CAST, A1, A), act(K.RESOLVE, A1)]),
+    ("614.6-token-dies", (), {}, [act(K.EXILE_INSTEAD, player=A), act(K.CREATE_TOKEN, A_TOK, A), act(K.DESTROY, A_TOK), act(K.STATE_BASED_ACTIONS)]),
+    ("614.6-404.1-off", ("404.1",), {}, [act(K.EXILE_INSTEAD, player=A), act(K.MILL, A1, A, n=1)]),
 ]
 
 
@@ -641,6 +652,10 @@ COMMANDER_SCENARIOS = [
     ("2020-903.9", OLD, (), ON_BATTLEFIELD + [act(K.DESTROY, CA_CMD, to_command=True), act(K.EXILE, CA_CMD), act(K.STATE_BASED_ACTIONS)]),
     ("2020-903.9-mill", OLD, (), [act(K.PUT_INTO_LIBRARY, CB_CMD, B, n=1), act(K.MILL, CB_CMD, B, to_command=True)]),
     ("2020-903.9-off", OLD, ("903.9",), ON_BATTLEFIELD + [act(K.EXILE, CA_CMD), act(K.STATE_BASED_ACTIONS)]),
+    ("614.6-commander", TODAY, (), ON_BATTLEFIELD + [act(K.EXILE_INSTEAD, player=A), act(K.DESTROY, CA_CMD), act(K.STATE_BASED_ACTIONS, cards=(CA_CMD,))]),
+    ("614.6-commander-903.9a-off", TODAY, ("903.9a",), ON_BATTLEFIELD + [act(K.EXILE_IF_DIES, player=A), act(K.DESTROY, CA_CMD, to_command=True)]),
+    ("614.6-commander-2020", OLD, (), ON_BATTLEFIELD + [act(K.EXILE_IF_DIES, player=A), act(K.DESTROY, CA_CMD, to_command=True)]),
+    ("614.6-commander-2020-stolen-400.3-off", OLD, ("400.3",), ON_BATTLEFIELD + [act(K.GAIN_CONTROL, CA_CMD, B), act(K.EXILE_IF_DIES, player=B), act(K.DESTROY, CA_CMD, to_command=True)]),
 ]
 
 

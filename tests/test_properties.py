@@ -58,6 +58,7 @@ STOCK = {
     "stale-references": ("406.6", "607.2a", "400.7"),
     "face-down-exile": ("406.3",),
     "copy-ceases": ("704.5e", "608.3f", "707.10"),
+    "replacement-owner": ("614.6", "400.3"),
 }
 ALWAYS = {"owner-zones", "one-zone", "spells-not-permanents", "face-down-visibility", "hidden-zones", "set-aside-visible", "face-down-exile"}
 

@@ -86,6 +86,10 @@ class ActionKind(str, Enum):
     # Berserk (204.3): a player looks through their deck and takes a card from it into their hand.
     SEARCH_LIBRARY = "search_library"
     OPENING_HAND_ACTION = "opening_hand_action"  # 103.6: a card of an opening hand onto the battlefield (a Leyline)
+    # 614.1a: a replacement effect on the named player's graveyard begins, or the effects on it end
+    EXILE_INSTEAD = "exile_instead"  # a card that would be put into the player's graveyard from anywhere is exiled instead
+    EXILE_IF_DIES = "exile_if_dies"  # a creature that would die (go from the battlefield to the player's graveyard) is exiled instead
+    END_REPLACEMENT = "end_replacement"  # the replacement effects on the player's graveyard end
 
 
 class Behaviour(str, Enum):
@@ -144,6 +148,7 @@ class Behaviour(str, Enum):
     COPY_SPELL = "copy-spell"  # 707.10: a copy of a spell may be put onto the stack; it copies the spell's target
     COPY_BECOMES_TOKEN = "copy-becomes-token"  # 608.3f: a copy of a permanent spell becomes a token as it resolves
     COPY_CEASES = "copy-ceases"  # 704.5e: a copy of a spell anywhere but on the stack ceases to exist
+    REPLACED_BY_EXILE = "replaced-by-exile"  # 614.6 (400.6 of 2010): an event a replacement effect replaces never happens; exile instead
 
 
 # Where a move into a library puts the card: 0 is the bottom, n >= 1 is n-th from the top.
@@ -365,14 +370,21 @@ PREGAME_ACTIONS = (
     ActionKind.OPENING_HAND_ACTION,
 )
 
+# The actions that begin and end replacement effects on a player's graveyard (614.1a).
+REPLACEMENT_ACTIONS = (ActionKind.EXILE_INSTEAD, ActionKind.EXILE_IF_DIES, ActionKind.END_REPLACEMENT)
+
 
 @dataclass(frozen=True)
 class PlayerState:
-    """What the pregame knows of one player.
+    """What the game knows of one player beyond their objects: the pregame's record, a deck search, and
+    the replacement effects on their graveyard.
 
     `mulligans` counts the mulligans that count toward the hand size (the free first mulligan of a
     multiplayer game, 103.4c/103.5c, does not; `free_taken` records it). `owed` is the number of
     cards still to put on the bottom of the library after a London mulligan (103.5).
+    `exile_instead` and `exile_if_dies` are the replacement effects in force on the player's
+    graveyard (614.1a): an object that would be put into it from anywhere, or from the battlefield
+    (it dies), is exiled instead.
     """
 
     drawn: bool = False
@@ -382,6 +394,8 @@ class PlayerState:
     owed: int = 0
     free_taken: bool = False
     searched: bool = False
+    exile_instead: bool = False
+    exile_if_dies: bool = False
 
     def moved(self, **changes) -> "PlayerState":
         return _changed(self, changes)
@@ -389,13 +403,15 @@ class PlayerState:
 
 _FIELD_NAMES = {cls: frozenset(f.name for f in fields(cls)) for cls in (ObjectState, PlayerState)}
 
-PLAYER_FIELDS = ("drawn", "mulligans", "kept", "looked", "owed", "free_taken", "searched")
+PLAYER_FIELDS = ("drawn", "mulligans", "kept", "looked", "owed", "free_taken", "searched", "exile_instead", "exile_if_dies")
+# The player fields that record replacement effects on the player's graveyard (614.1a).
+REPLACEMENT_FIELDS = ("exile_instead", "exile_if_dies")
 
 
 @dataclass(frozen=True)
 class GameState:
     objects: tuple[ObjectState, ...]
-    # With a pregame or a deck search only (RuleSet.tracks_players): each player's state, and
+    # With a pregame, a deck search or replacement effects only (RuleSet.tracks_players): each player's state, and
     # whether the game has started (the first ordinary action ends the pregame).
     players: tuple[PlayerState, ...] = ()
     started: bool = False

@@ -104,6 +104,8 @@ PLAYER_FUNCTIONS: dict[str, tuple[Type, bool]] = {
     "started": (Type.BOOL, False),  # the game has started: an ordinary action ended the pregame (the same for every player)
     "starting_hand": (Type.INT, True),  # the starting hand size (the scope's --hand)
     "searched": (Type.BOOL, False),  # has looked through their library, not shuffled since (Berserk 204.3)
+    "exile_instead": (Type.BOOL, False),  # an effect exiles what would be put into their graveyard from anywhere (614.1a)
+    "exile_if_dies": (Type.BOOL, False),  # an effect exiles a creature that would die and go to their graveyard (614.1a)
     "team": (Type.INT, True),  # the player's team, numbered in turn order (--team-size); without teams, each player's own
 }
 ACTION_FIELDS: dict[str, Type] = {

@@ -16,7 +16,7 @@ from pathlib import Path
 from .errors import InputError, Location, did_you_mean
 from .extends import CHANGES, Change, MergedFile
 from .tomlfile import TomlFile
-from .model import GAME_ZONES, ORDERED_ZONES, PERSONAL_ZONES, PREGAME_ACTIONS, ActionKind, Behaviour, Scope, Zone
+from .model import GAME_ZONES, ORDERED_ZONES, PERSONAL_ZONES, PREGAME_ACTIONS, REPLACEMENT_ACTIONS, ActionKind, Behaviour, Scope, Zone
 
 # A rule number (400.3, 400.7a), optionally with a named part (103.4.look): one rule of the
 # Comprehensive Rules that holds several behaviours is split into parts, each removable on its own.
@@ -229,8 +229,14 @@ class RuleSet:
 
     @cached_property
     def tracks_players(self) -> bool:
-        """Whether states carry per-player records: for the pregame, or for a deck search (204.3)."""
-        return self.has_pregame or self.allows(ActionKind.SEARCH_LIBRARY)
+        """Whether states carry per-player records: for the pregame, a deck search (204.3), or the
+        replacement effects on a player's graveyard (614.1a)."""
+        return self.has_pregame or self.allows(ActionKind.SEARCH_LIBRARY) or self.has_replacements
+
+    @cached_property
+    def has_replacements(self) -> bool:
+        """Whether the rule set declares the actions that begin and end replacement effects."""
+        return any(self.allows(k) for k in REPLACEMENT_ACTIONS)
 
     def without(self, rule_ids: list[str] | tuple[str, ...]) -> "RuleSet":
         known = [r.id for r in self.rules]

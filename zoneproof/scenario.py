@@ -45,9 +45,11 @@ from .trace import Trace, write_atomically
 
 EXPECTATION_KEYS = {"card", "zone", "whose", "controller", "position", "same_object_as_step", "new_object_since_step",
                     "counters", "casts", "looker", "tapped", "attached", "effect", "exists", "face_down", "revealed", "seen_by", *REFERENCES, *REFERENCES.values(), "copy"}
-# What a step may expect of a player (the pregame, 103.4/103.5): its pregame record, the size of
-# its hand and library, and whether the game has started.
-PLAYER_EXPECTATION_KEYS = {"player", "drawn", "mulligans", "free_mulligan", "kept", "owed", "looked", "searched", "hand", "library", "started"}
+# What a step may expect of a player: its pregame record (103.4/103.5), its deck search, the
+# replacement effects on its graveyard (614.1a), the size of its hand and library, and whether the
+# game has started.
+PLAYER_EXPECTATION_KEYS = {"player", "drawn", "mulligans", "free_mulligan", "kept", "owed", "looked", "searched", "exile_instead", "exile_if_dies",
+                           "hand", "library", "started"}
 ZONE_EXPECTATION_KEYS = {"zone", "player", "size"}
 STEP_KEYS = {"action", "card", "player", "n", "zone", "order", "cards", "targets", "to_command", "illegal", "expect"}
 CARD_KEYS = {"name", "owner", "type", "token", "sideboard", "commander", "start"}

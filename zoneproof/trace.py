@@ -28,6 +28,7 @@ from .model import (
     PLAYER_FIELDS,
     PLAYER_NAMES,
     REFERENCES,
+    REPLACEMENT_FIELDS,
     STATE_FIELDS,
     Action,
     ActionKind,
@@ -426,10 +427,11 @@ def read_trace(path: Path) -> Trace:
             records = r.get(state_values, "players", f"state {i}")
             if not isinstance(records, Mapping) or set(records) != set(player_by_name):
                 r.fail(f"state {i}: 'players' must map exactly the players {', '.join(player_by_name)}")
+            # A trace written before replacement effects has no record of them: none was in force.
             players = tuple(
                 PlayerState(**{
                     f: r.typed(r.get(records[name], f, f"state {i}, player {name}"), bool if isinstance(getattr(PlayerState(), f), bool) else int, f"state {i}, {name}.{f}")
-                    for f in PLAYER_FIELDS
+                    for f in PLAYER_FIELDS if f not in REPLACEMENT_FIELDS or recorded(records[name], f)
                 })
                 for name in player_by_name
             )

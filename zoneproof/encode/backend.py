@@ -21,7 +21,8 @@ class Position:
 
 
 # The property language's functions of a player and the PlayerState fields they read.
-PLAYER_FUNCTION_FIELDS = {"drawn": "drawn", "mulligans": "mulligans", "kept": "kept", "looked": "looked", "owed": "owed", "free_mulligan": "free_taken", "searched": "searched"}
+PLAYER_FUNCTION_FIELDS = {"drawn": "drawn", "mulligans": "mulligans", "kept": "kept", "looked": "looked", "owed": "owed", "free_mulligan": "free_taken", "searched": "searched",
+                          "exile_instead": "exile_instead", "exile_if_dies": "exile_if_dies"}
 
 
 class SymbolicBackend:

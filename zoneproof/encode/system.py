@@ -23,6 +23,7 @@ from ..model import (
     ORDERED_ZONES,
     PERSONAL_ZONES,
     PLAYER_FIELDS,
+    REPLACEMENT_FIELDS,
     SLOT_FIELDS,
     START_ZONE,
     SPELL_ONLY_TYPES,
@@ -147,7 +148,9 @@ class TransitionSystem:
     def player_field_changes(self, f: str) -> bool:
         if not self.player_records:
             return False
-        return self.ruleset.allows(K.SEARCH_LIBRARY) if f == "searched" else self.pregame
+        if f == "searched":
+            return self.ruleset.allows(K.SEARCH_LIBRARY)
+        return self.ruleset.has_replacements if f in REPLACEMENT_FIELDS else self.pregame
 
     # ---------------------------------------------------------------- variables
 

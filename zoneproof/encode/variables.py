@@ -27,7 +27,7 @@ ASSIGNED_FIELDS = ("zone", "whose", "controller", "pos", "gen", "face_down", "co
                    "exiled_with", "copy")
 DERIVED_FIELDS = ("revealed", "fresh", "casts", "target_lost", "link_lost")
 BOOL_FIELDS = ("face_down", "tapped", "attached", "effect", "revealed", "fresh", "target_lost", "link_lost", "copy")
-BOOL_PLAYER_FIELDS = ("drawn", "kept", "looked", "free_taken", "searched")
+BOOL_PLAYER_FIELDS = ("drawn", "kept", "looked", "free_taken", "searched", "exile_instead", "exile_if_dies")
 # Every state field a slice may keep or drop (see slicing.py): the object fields, the pile order,
 # and the players' records.
 STATE_PARTS = (*ASSIGNED_FIELDS, "order", *DERIVED_FIELDS, *PLAYER_FIELDS, "started")

@@ -2,7 +2,7 @@
 one module per family of actions, behind the registry (registry.py), which checks at import that
 no half is missing."""
 
-from . import battlefield, exile_command, hand, library, pregame, sba, stack, visibility  # noqa: F401  (they register the actions)
+from . import battlefield, exile_command, hand, library, pregame, replacement, sba, stack, visibility  # noqa: F401  (they register the actions)
 from .registry import ACTIONS, HOOKS, ActionSpec, Listed, PlayerUse, Target, check_complete, kinds_where, spec
 
 check_complete()

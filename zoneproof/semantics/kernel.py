@@ -2,7 +2,8 @@
 
 Where a card goes (400.3 sends it to its owner's zone), where it enters an ordered zone (401.7,
 404.1, 405.2), what it keeps (400.7 makes it a new object; 400.7a and Berserk's 205.4 carry some of
-its memory), what a token does (111.8) and what a commander's owner may do instead (903.9b).
+its memory), what a token does (111.8), what a replacement effect puts in its place (614.6,
+replacement.py) and what a commander's owner may do instead (903.9b).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from ..model import BOTTOM, ORDERED_ZONES, PERSONAL_ZONES, PLAYER_NAMES, Behavio
 from ..ruleset import COMMANDER_REPLACEABLE
 from ..terms import And, If, Implies, Not, Or
 from .registry import implements
+from .replacement import exiled_instead, replaced_zone
 from .step import Arrival, ConcreteStep, Effect, OrderMissing, SymbolicStep
 
 # What 400.7 wipes, apart from the effects (which 400.7a may carry): a new object also targets nothing,
@@ -231,6 +233,7 @@ def move(step: ConcreteStep, index: int, zone: Zone, named: int, controller: int
     old = step.objects[index]
     if token_stuck(step, index):
         return
+    zone = replaced_zone(step, index, zone, destination_player(step, index, zone, named))
     if command_instead(step, index, zone, named):
         return
     require_open(step, zone)
@@ -282,11 +285,17 @@ def encode_move(step: SymbolicStep, c: int, zone: Zone, named, controller=None, 
         "face_down": step.false if face_down is None else face_down,
     }
     values |= identity(step, c, step.on(Behaviour.NEW_OBJECT), carried, keeps_markers(step, zone)) | copy_after_move(step, c, zone)
+    exiled = exiled_instead(step, c, whose) if zone is Zone.GRAVEYARD else None
+    if exiled is not None:
+        instead = {"zone": step.Z[Zone.EXILE], "whose": owner, "pos": step.int(0), "controller": owner, "face_down": step.false}
+        instead |= identity(step, c, step.on(Behaviour.NEW_OBJECT))
+        constraint = If(exiled, Not(step.zone_closed(Zone.EXILE)), constraint)
+        values = step.merge(c, exiled, instead, values)
     if step.slots[c].is_token:
         stuck = And(step.token_left_battlefield(s, c), step.on(Behaviour.TOKEN_STAYS))
         return Effect(step.true, Or(stuck, constraint), step.merge(c, stuck, step.current(c), values), arrival=where)
     if step.slots[c].is_commander:
-        return encode_command_instead(step, c, zone, whose, Effect(step.true, constraint, values, arrival=where))
+        return encode_command_instead(step, c, zone, whose, Effect(step.true, constraint, values, arrival=where), exiled)
     return Effect(step.true, constraint, values, arrival=where)
 
 
@@ -333,12 +342,16 @@ def replaces(step: SymbolicStep, zone: Zone):
     return Or(step.on(Behaviour.COMMANDER_REPLACE, zone), step.codes.any_of(fallback))
 
 
-def encode_command_instead(step: SymbolicStep, c: int, zone: Zone, whose, moved: Effect) -> Effect:
+def encode_command_instead(step: SymbolicStep, c: int, zone: Zone, whose, moved: Effect, exiled=None) -> Effect:
     """The owner's recorded choice (`to_command`) puts commander c into the command zone instead
-    of its owner's `zone` (see command_instead)."""
+    of its owner's `zone` (see command_instead), or instead of exile where `exiled` says a
+    replacement effect has already put exile in place of the graveyard."""
     s, a = step.s, step.a
     owner = step.owner(c)
-    allowed = And(replaces(step, zone), whose == owner, s.zone[c] != step.Z[Zone.COMMAND], Not(step.zone_closed(Zone.COMMAND)))
+    replaced = And(replaces(step, zone), whose == owner)
+    if exiled is not None:
+        replaced = If(exiled, replaces(step, Zone.EXILE), replaced)
+    allowed = And(replaced, s.zone[c] != step.Z[Zone.COMMAND], Not(step.zone_closed(Zone.COMMAND)))
     instead = {"zone": step.Z[Zone.COMMAND], "whose": owner, "pos": step.int(0), "controller": owner, "face_down": step.false}
     instead |= identity(step, c, step.on(Behaviour.NEW_OBJECT))
     return Effect(moved.event, If(a.to_command, allowed, moved.outcome), step.merge(c, a.to_command, instead, moved.values), arrival=moved.arrival)
