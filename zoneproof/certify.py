@@ -157,7 +157,7 @@ def verify(certificate: Certificate, ruleset: RuleSet, seed: int = 0, timeout: f
     system = pregame_system(ruleset, c.scope, reach) if pregame_only(ruleset, c.prop) else TransitionSystem(ruleset, c.scope, reach)
     budget = Budget.phase(timeout)
     answers: dict[str, Answer] = {}  # by what each obligation says: the lemmas' are the same in each form
-    forms = [(steps, shared) for steps in c.steps for shared in (True, False) if shared <= shares_lemmas_step((*c.together, c.prop), steps)]
+    forms = [(steps, shared) for steps in c.steps for shared in ((True, False) if shares_lemmas_step((*c.together, c.prop), steps) else (False,))]
     for steps, shared in forms:
         todo = obligations(system, system.rule_values(), list(c.lemmas), c.prop, c.together, steps, shared)
         asked = [o for o in todo if o.what not in answers]
