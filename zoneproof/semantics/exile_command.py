@@ -11,7 +11,7 @@ from dataclasses import replace
 from ..model import GAME_ZONES, ActionKind, Behaviour, Zone
 from ..terms import And, If, Not, Or
 from .battlefield import encode_enter_battlefield, enter_battlefield
-from .kernel import encode_move, encode_reference_lost, move, reference_lost, renew_in_place, renewed, source_allowed, source_ok
+from .kernel import encode_keep_reference, encode_move, keep_reference, move, renew_in_place, renewed, source_allowed, source_ok
 from .registry import PlayerUse, Target, concrete, every_step, implements, symbolic
 from .step import ConcreteStep, Effect, SymbolicStep
 
@@ -125,22 +125,12 @@ def encode_return_exiled(step: SymbolicStep, c: int) -> Effect:
 def track_lost_links(step: ConcreteStep) -> None:
     """400.7 for a link (406.6): once the permanent a card was exiled with becomes a new object, the
     link no longer finds that permanent's card. An exile with a permanent makes the link afresh."""
-    action = step.action
-    for x, new in enumerate(step.objects):
-        made_now = action.kind is K.EXILE_WITH and action.card == x
-        lost = not made_now and reference_lost(step, new.exiled_with, step.before.objects[x].link_lost)
-        if lost != new.link_lost:
-            step.objects[x] = new.moved(link_lost=lost)
+    keep_reference(step, "exiled_with", "link_lost", K.EXILE_WITH)
 
 
 @every_step("link-memory", "symbolic")
 def encode_lost_links(step: SymbolicStep) -> list:
-    s, s2 = step.s, step.s2
-    facts = []
-    for x in range(len(step.slots)):
-        made_now = And(step.kind_is(K.EXILE_WITH), step.a.card == step.codes.slot[x])
-        facts.append(s2.link_lost[x] == And(Not(made_now), encode_reference_lost(step, x, s2.exiled_with[x], s.link_lost[x])))
-    return facts
+    return encode_keep_reference(step, "exiled_with", "link_lost", K.EXILE_WITH)
 
 
 @concrete(K.MOVE_TO_COMMAND, Target.CARD, moves_card=True, sources=GAME_ZONES)

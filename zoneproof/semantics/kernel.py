@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import z3
 
-from ..model import BOTTOM, ORDERED_ZONES, PERSONAL_ZONES, PLAYER_NAMES, Behaviour, ObjectState, Zone, zone_key
+from ..model import BOTTOM, ORDERED_ZONES, PERSONAL_ZONES, PLAYER_NAMES, ActionKind, Behaviour, ObjectState, Zone, zone_key
 from ..ruleset import COMMANDER_REPLACEABLE
 from ..terms import And, If, Implies, Not, Or
 from .registry import implements
@@ -98,6 +98,28 @@ def encode_reference_lost(step: SymbolicStep, x: int, ref, lost_before) -> z3.Bo
     s, s2, codes = step.s, step.s2, step.codes
     renewed = codes.any_of(And(ref == codes.slot[d], s2.gen[d] != s.gen[d]) for d in range(len(step.slots)) if d != x)
     return And(ref != codes.no_slot, Or(lost_before, renewed))
+
+
+def keep_reference(step: ConcreteStep, ref: str, lost: str, made_by: ActionKind) -> None:
+    """400.7 for a reference each object may hold (REFERENCES: `ref`, with its flag `lost`): once
+    the object it names becomes a new object, it is lost. An action of kind `made_by` on an object
+    makes that object's reference afresh."""
+    action = step.action
+    for x, new in enumerate(step.objects):
+        made_now = action.kind is made_by and action.card == x
+        now_lost = not made_now and reference_lost(step, getattr(new, ref), getattr(step.before.objects[x], lost))
+        if now_lost != getattr(new, lost):
+            step.objects[x] = new.moved(**{lost: now_lost})
+
+
+def encode_keep_reference(step: SymbolicStep, ref: str, lost: str, made_by: ActionKind) -> list:
+    """keep_reference's facts for the next state's flags `lost`."""
+    s, s2 = step.s, step.s2
+    facts = []
+    for x in range(len(step.slots)):
+        made_now = And(step.kind_is(made_by), step.a.card == step.codes.slot[x])
+        facts.append(s2.field(lost, x) == And(Not(made_now), encode_reference_lost(step, x, s2.field(ref, x), s.field(lost, x))))
+    return facts
 
 
 # ---------------------------------------------------------------- where it may come from (400.11c)
@@ -287,8 +309,7 @@ def encode_move(step: SymbolicStep, c: int, zone: Zone, named, controller=None, 
     values |= identity(step, c, step.on(Behaviour.NEW_OBJECT), carried, keeps_markers(step, zone)) | copy_after_move(step, c, zone)
     exiled = exiled_instead(step, c, whose) if zone is Zone.GRAVEYARD else None
     if exiled is not None:
-        instead = {"zone": step.Z[Zone.EXILE], "whose": owner, "pos": step.int(0), "controller": owner, "face_down": step.false}
-        instead |= identity(step, c, step.on(Behaviour.NEW_OBJECT))
+        instead = put_instead(step, c, Zone.EXILE)
         constraint = If(exiled, Not(step.zone_closed(Zone.EXILE)), constraint)
         values = step.merge(c, exiled, instead, values)
     if step.slots[c].is_token:
@@ -352,9 +373,16 @@ def encode_command_instead(step: SymbolicStep, c: int, zone: Zone, whose, moved:
     if exiled is not None:
         replaced = If(exiled, replaces(step, Zone.EXILE), replaced)
     allowed = And(replaced, s.zone[c] != step.Z[Zone.COMMAND], Not(step.zone_closed(Zone.COMMAND)))
-    instead = {"zone": step.Z[Zone.COMMAND], "whose": owner, "pos": step.int(0), "controller": owner, "face_down": step.false}
-    instead |= identity(step, c, step.on(Behaviour.NEW_OBJECT))
+    instead = put_instead(step, c, Zone.COMMAND)
     return Effect(moved.event, If(a.to_command, allowed, moved.outcome), step.merge(c, a.to_command, instead, moved.values), arrival=moved.arrival)
+
+
+def put_instead(step: SymbolicStep, c: int, zone: Zone) -> dict:
+    """Slot c as a replacement puts it into `zone` (exile, the command zone) in place of where it
+    was headed: face up, its owner's, a new object under 400.7."""
+    owner = step.owner(c)
+    return {"zone": step.Z[zone], "whose": owner, "pos": step.int(0), "controller": owner, "face_down": step.false} | identity(
+        step, c, step.on(Behaviour.NEW_OBJECT))
 
 
 # ---------------------------------------------------------------- a pile put in a new order
