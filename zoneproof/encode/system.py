@@ -23,6 +23,7 @@ from ..model import (
     ORDERED_ZONES,
     PERSONAL_ZONES,
     PLAYER_FIELDS,
+    REFERENCES,
     REPLACEMENT_FIELDS,
     SLOT_FIELDS,
     START_ZONE,
@@ -215,8 +216,7 @@ class TransitionSystem:
                 Not(s.revealed[c]),
                 s.looker[c] == codes.no_player,
                 *[s.field(f, c) == codes.no_slot for f in SLOT_FIELDS],
-                Not(s.target_lost[c]),
-                Not(s.link_lost[c]),
+                *[Not(s.field(lost, c)) for lost in REFERENCES.values()],
             ]
             facts += [Implies(self.on(Behaviour.ZONE_CLOSED, z), s.zone[c] != codes.zone[z]) for z in self.closable_zones()]
             if slot.is_commander:
