@@ -330,3 +330,35 @@ def test_the_smaller_game_changes_no_finding(run, monkeypatch):
     with_it = statuses()
     monkeypatch.setattr(zoneproof.lint, "smaller_game", lambda ruleset, scope: None)
     assert statuses() == with_it
+
+
+def test_declared_silent_goals_are_proved_before_the_smaller_game_and_a_wrong_declaration_is_still_found(run, tmp_path, monkeypatch):
+    """The triggers of a property the file expects vacuous are tried with the lemmas before the
+    smaller game: `commander-return`'s, which never fires without commanders, is proved and never
+    asked there. `fizzle`, wrongly declared vacuous, fails its proof, is found in the smaller game
+    and reported stale. A rule whose removal changes a player's view (400.2) is not looked for there."""
+    import zoneproof.lint
+
+    asked: list = []
+    in_smaller_game = zoneproof.lint._Sweep._in_smaller_game
+
+    def recorded(self, goals, budget, start, game=None):
+        asked.extend(key.id if hasattr(key, "id") else key for key in goals)
+        return in_smaller_game(self, goals, budget, start, game)
+
+    monkeypatch.setattr(zoneproof.lint._Sweep, "_in_smaller_game", recorded)
+    (tmp_path / "wrong.toml").write_text(
+        'extends = "mtg-current"\nname = "wrong"\ntitle = "a wrong declaration"\n'
+        '[[expect]]\nproperty = "fizzle"\nverdict = "vacuous"\nreason = "never fizzles"\n', encoding="utf-8")
+    code, (report,), _ = lint_json(run, "wrong.toml", *NO_EXTRAS, "--depth", "5", "-p", "fizzle", "-p", "commander-return", "--jobs", "1")
+    findings = {p["property"]: (p["status"], p["known"], p["stale"]) for p in report["properties"]}
+    assert findings["fizzle"] == ("triggered", None, "never fizzles") and code == 1
+    assert findings["commander-return"][:2] == ("vacuous", load_reason("commander-return"))
+    assert "fizzle--trigger" in asked and "commander-return--trigger" not in asked
+    assert ("changes a step", "400.2") not in asked
+
+
+def load_reason(property_id: str) -> str:
+    from zoneproof.ruleset import load_ruleset
+
+    return load_ruleset("mtg-current").expected(property_id).reason

@@ -181,7 +181,7 @@ def _lint(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int, budg
     action_probes = sweep.action_probes
     every_probe = list(action_probes.values()) + [q for probes in trigger_probes.values() for q in probes]
     try:
-        outcomes = sweep.outcomes(sweep.goals(every_probe), every_probe, budget)
+        outcomes = sweep.outcomes(sweep.goals(every_probe), every_probe, budget, _declared_silent(ruleset, action_probes, trigger_probes))
     except Interrupted as e:
         raise KeyboardInterrupt from e
     probe = lambda q: sweep.probe_result(q, outcomes[q])  # noqa: E731
@@ -210,6 +210,14 @@ def _against_declaration(finding, declared: str, silent: Status):
     if finding.status in (Status.LIVE, Status.TRIGGERED, Status.UNCONDITIONAL):
         return replace(finding, stale=declared)
     return finding
+
+
+def _declared_silent(ruleset: RuleSet, action_probes: dict, trigger_probes: dict) -> frozenset:
+    """The goals that the rule set file declares never reached: the probes of its dead actions, the
+    trigger probes of the properties it expects vacuous, and its dead rules' removals."""
+    return frozenset([*(q for kind, q in action_probes.items() if ruleset.dead_reason("action", kind.value)),
+                      *(q for prop_id, probes in trigger_probes.items() if _vacuity_expected(ruleset, prop_id) for q in probes),
+                      *(_changes(r.id) for r in ruleset.in_force if ruleset.dead_reason("rule", r.id))])
 
 
 def _vacuity_expected(ruleset: RuleSet, property_id: str) -> str:
@@ -265,7 +273,7 @@ class _Sweep:
         self.answered_by: dict = {}  # the goals another system than `system` answered (its models are of that system)
         self._games: dict[Scope, Deepening] = {}  # the smaller games' deepenings (`_in_smaller_game`), once asked
 
-    def outcomes(self, goals: dict, probes: list[Property], budget: Budget) -> dict:
+    def outcomes(self, goals: dict, probes: list[Property], budget: Budget, declared: frozenset = frozenset()) -> dict:
         """What lint finds of every goal. Random runs come first (`simulate`): a goal a run reaches
         within its bound is taken with that run, shrunk, and Z3 is not asked of it. The deepening
         asks of the rest. From PROOF_FROM_DEPTH, the goals it does not reach within the base case
@@ -275,7 +283,11 @@ class _Sweep:
         with the structural lemmas: a probe proved at every depth (`proof.proved_with`), a rule's
         removal changing nothing after any step, or no event left without an outcome
         (`proof.unreachable`); those need no question past the base case. The rest are looked for
-        in the smaller game's deeper steps, then in this game's."""
+        in the smaller game's deeper steps, then in this game's. The goals the rule set file
+        `declared` never reached (a dead action, a vacuous property's triggers) are tried with the
+        lemmas before the smaller game: a smaller game that reaches none of its goals costs more
+        than the proof; one that fails goes on as the others. A rule's removal is not looked for
+        past the base case once it changes a player's view there: the view shows the rule live."""
         rules = [key[1] for key, goal in goals.items() if goal.group == "changes"]
         violated, changed = found_witnesses(self.ruleset, self.scope, probes, rules, RUNS, RUN_LENGTH * self.scope.depth, self.seed,
                                             self.action_probes)
@@ -288,20 +300,17 @@ class _Sweep:
         base = INDUCTION_SPAN + 1
         covered = {key: base if isinstance(key, Property) else UNREACHABLE_FROM - 1 for key in rest}
         found |= self.deepening.earliest({key: replace(g, bound=min(g.bound, covered[key])) for key, g in rest.items()}, budget)
-        pending = [key for key, g in rest.items() if not found[key].violated and not found[key].unknown and g.bound > covered[key]]
+        pending = [key for key, g in rest.items() if not found[key].violated and not found[key].unknown and g.bound > covered[key]
+                   and not (g.group == "changes" and _view(key[1]) in found and found[_view(key[1])].violated)]
+        self._prove([key for key in pending if key in declared and key not in walks], goals, budget)
+        pending = [key for key in pending if key not in self.proofs and key not in self.unreachable]
         rest = {key: replace(rest[key], first=max(rest[key].first, covered[key] + 1)) for key in pending}
         near = base + SMALLER_GAME_FIRST_DEPTHS
         lifted: dict = {}
         for game in (smaller_game, token_game):
             lifted |= self._in_smaller_game({key: replace(rest[key], bound=min(rest[key].bound, near)) for key in pending}, budget, UNREACHABLE_FROM, game)
             pending = [key for key in pending if key not in lifted]
-        unseen = [key for key in pending if key not in walks]
-        facts = self.system.rule_values()
-        kept = invariant(self.system, list(lemmas(self.ruleset)), self.seed, facts, budget)
-        if kept is not None:
-            self.proofs = proved_with(self.system, [key for key in unseen if isinstance(key, Property)], kept, self.seed, facts, budget)
-            others = {key: goals[key].at for key in unseen if not isinstance(key, Property)}
-            self.unreachable = unreachable(self.system, others, kept, self.seed, facts, budget)
+        self._prove([key for key in pending if key not in walks], goals, budget)
         deeper = {key: rest[key] for key in pending if key not in self.proofs and key not in self.unreachable}
         for game in (smaller_game, token_game):
             lifted |= self._in_smaller_game({key: goal for key, goal in deeper.items() if goal.bound > near}, budget, near + 1, game)
@@ -309,6 +318,22 @@ class _Sweep:
         settled = self._in_pregame(deeper, budget, UNREACHABLE_FROM)
         deeper = {key: goal for key, goal in deeper.items() if key not in settled}
         return found | lifted | settled | self.deepening.earliest(deeper, budget, start=UNREACHABLE_FROM)
+
+    def _prove(self, keys: list, goals: dict, budget: Budget) -> None:
+        """Add to `proofs` the probes among `keys` that the structural lemmas prove, and to
+        `unreachable` the other goals they show reached at no depth."""
+        if not keys:
+            return
+        facts = self.system.rule_values()
+        kept = invariant(self.system, list(lemmas(self.ruleset)), self.seed, facts, budget)
+        if kept is None:
+            return
+        probes = [key for key in keys if isinstance(key, Property)]
+        others = {key: goals[key].at for key in keys if not isinstance(key, Property)}
+        if probes:
+            self.proofs |= proved_with(self.system, probes, kept, self.seed, facts, budget)
+        if others:
+            self.unreachable |= unreachable(self.system, others, kept, self.seed, facts, budget)
 
     def _on_pregame_runs(self, goals: dict) -> dict:
         """The probes that only a pregame action can violate (`slicing.pregame_only`), and the
