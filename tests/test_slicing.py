@@ -1,6 +1,9 @@
 """A check of a few properties runs on their cone of influence (`slicing.sliced`): it must give the
 verdicts and shortest depths of the whole system, and counterexamples that replay."""
 
+from dataclasses import replace
+from functools import partial
+
 import pytest
 
 from zoneproof import check
@@ -43,3 +46,39 @@ def test_a_sliced_check_gives_the_whole_systems_verdict_and_shortest_depth(remov
     for result in alone.values():
         if result.verdict is Verdict.VIOLATED:
             assert result.trace is not None and len(result.trace.steps) == result.depth
+
+
+@pytest.mark.parametrize("name", ["mtg-current", "mtg-2015-commander-bfz"])
+def test_a_rule_whose_removal_changes_a_step_is_among_those_deciding_its_kind(name):
+    """`rules_deciding_each`, by which lint's random runs try a rule's removal only on the steps of
+    the kinds it can decide, checked against the interpreter: on random runs, every rule whose
+    removal gives a step another outcome is among those named for the step's kind."""
+    import random
+
+    from zoneproof.explicit import StateSpace
+    from zoneproof.interpreter import outcome_or_refusal
+    from zoneproof.encode.slicing import rules_deciding_each
+    from zoneproof.model import ActionKind
+    from zoneproof.simulate import _drawn_types, _walk
+
+    ruleset = load_ruleset(name)
+    scope = ruleset.scope_for(Scope())
+    deciding = rules_deciding_each(TransitionSystem(ruleset, scope))
+    assert "405.5" in deciding[ActionKind.RESOLVE] and "405.5" not in deciding[ActionKind.DRAW]
+    space, rng = StateSpace(ruleset, scope), random.Random(0)
+    withouts = {rule.id: ruleset.without([rule.id]) for rule in ruleset.in_force}
+    shown: set = set()
+
+    def on_step(world, steps) -> bool:
+        before = steps[-2].state if len(steps) > 1 else space.start_state
+        step = steps[-1]
+        for rule_id, without in withouts.items():
+            if outcome_or_refusal(replace(world, ruleset=without), before, step.action) != step.state:
+                assert rule_id in deciding[step.action.kind], (rule_id, step.action)
+                shown.add(rule_id)
+        return True
+
+    for run in range(20):
+        world = space.concrete_world(_drawn_types(space, rng))
+        _walk(space, world, rng, 3 * scope.depth, run % 2 == 1, lambda steps, by_kind: None, partial(on_step, world))
+    assert len(shown) >= 10  # the runs showed that many rules deciding a step

@@ -20,7 +20,7 @@ import z3
 
 from . import progress
 from .check import CheckResult, Verdict, counterexample
-from .encode.slicing import pregame_only, pregame_system, rules_deciding
+from .encode.slicing import pregame_only, pregame_system, rules_deciding, rules_deciding_each
 from .encode.system import TransitionSystem
 from .encode.variables import Codes
 from .errors import CheckerBug, Interrupted
@@ -290,7 +290,7 @@ class _Sweep:
         past the base case once it changes a player's view there: the view shows the rule live."""
         rules = [key[1] for key, goal in goals.items() if goal.group == "changes"]
         violated, changed = found_witnesses(self.ruleset, self.scope, probes, rules, RUNS, RUN_LENGTH * self.scope.depth, self.seed,
-                                            self.action_probes)
+                                            self.action_probes, deciding=rules_deciding_each(self.system))
         walks = _by_goal(violated, changed)
         found = _within_bounds(goals, walks)
         found |= self._on_pregame_runs({key: goal for key, goal in goals.items() if key not in found})

@@ -55,13 +55,16 @@ TRIED_FORMS = 4
 
 def found_witnesses(ruleset: RuleSet, scope: Scope, props: list[Property], rules: list[str], runs: int, length: int,
                     seed: int = 0, taking: dict[ActionKind, Property] | None = None,
-                    stale: int = STALE_RUNS) -> tuple[dict[Property, Witness], dict[str, Witness]]:
+                    stale: int = STALE_RUNS, deciding: dict[ActionKind, frozenset[str]] | None = None,
+                    ) -> tuple[dict[Property, Witness], dict[str, Witness]]:
     """For each property some run of at most `length` steps violates, a run that does; and for each
     rule of `rules`, a run whose last step has another outcome without the rule, at the `depth` of
     the state it is taken in (the runs take the rule set's steps; for a rule none of them shows
     deciding a step, runs without the rule take the steps it forbids: `_relaxed_run`).
     `taking` names step properties that a step of one kind violates: in every state passed, a step
-    of that kind is tried too. At most `runs` runs (`_walk`), fewer when `stale` in a row find
+    of that kind is tried too. `deciding` (`slicing.rules_deciding_each`) names for each action kind
+    the only rules whose removal can change a step of it: the others are not tried there, nor in
+    runs without them. At most `runs` runs (`_walk`), fewer when `stale` in a row find
     nothing new; every other run stays in the pregame while it can (most of the actions that start
     the game are not the pregame's, so that a run at random would rarely stay). Every witness is
     shrunk (`_shrunk`): a long run finds more, and shrinks to a short one."""
@@ -94,14 +97,14 @@ def found_witnesses(ruleset: RuleSet, scope: Scope, props: list[Property], rules
         return new
 
     def step_goals(world: World, steps: list[Step]) -> int:
-        return _step_goals(space, world, props, holds, violated, rules, partial(without, world), changed, steps)
+        return _step_goals(space, world, props, holds, violated, rules, partial(without, world), changed, steps, deciding)
 
     def run_one(world: World, pregame_first: bool) -> None:
         step_goals(world, [])
         _walk(space, world, rng, length, pregame_first, partial(state_goals, world), lambda steps: step_goals(world, steps) >= 0)
 
     _runs(space, rng, runs, run_one, lambda: len(violated) + len(changed), len(props) + len(rules), stale)
-    for rule_id in [r for r in rules if r not in changed]:
+    for rule_id in [r for r in rules if r not in changed and (deciding is None or any(r in d for d in deciding.values()))]:
         for attempt in range(RELAXED_RUNS):
             world = space.concrete_world(_drawn_types(space, rng))
             found = _relaxed_run(space, world, without(world, rule_id), rng, length, attempt % 2 == 1)
@@ -112,15 +115,16 @@ def found_witnesses(ruleset: RuleSet, scope: Scope, props: list[Property], rules
 
 
 def _step_goals(space: StateSpace, world: World, props: list[Property], holds: dict, violated: dict, rules: list[str], without,
-                changed: dict, steps) -> int:
+                changed: dict, steps, deciding: dict | None = None) -> int:
     """Witnesses found by the run's last step, or in the state it leads to: record the properties as
     `_violations` does, and in `changed` (by rule id: the world and the run's actions) each rule of
     `rules` not yet there whose removal (`without(rule_id)`, the world without it) gives the last
-    step another outcome; how many."""
+    step another outcome, among those `deciding` names for its kind (all without it); how many."""
     new = _violations(space, world, props, holds, violated, steps)
     if steps:
         before = steps[-2].state if len(steps) > 1 else space.start_state
-        for rule_id in rules:
+        kind = steps[-1].action.kind
+        for rule_id in rules if deciding is None else [r for r in rules if r in deciding.get(kind, ())]:
             if rule_id not in changed and outcome_or_refusal(without(rule_id), before, steps[-1].action) != steps[-1].state:
                 changed[rule_id], new = (world, _actions(steps)), new + 1
     return new

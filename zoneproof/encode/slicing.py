@@ -53,12 +53,21 @@ def rules_read(system: TransitionSystem, terms, memo: dict | None = None) -> set
     return {rule_of[name] for name in constant_names(terms, memo) if name in rule_of}
 
 
-def rules_deciding(system: TransitionSystem, kinds) -> set[str]:
+def rules_deciding(system: TransitionSystem, kinds, memo: dict | None = None) -> set[str]:
     """The rules whose literals occur in the constraints of the steps of `kinds` (when each is
     possible, and what it makes of each part): removing any other rule changes such a step only
     through the constraints every step shares."""
     pieces = system.pieces(1)
-    return rules_read(system, [x for kind in kinds for part_terms in pieces.kinds.get(kind, {}).values() for x in part_terms])
+    return rules_read(system, [x for kind in kinds for part_terms in pieces.kinds.get(kind, {}).values() for x in part_terms], memo)
+
+
+def rules_deciding_each(system: TransitionSystem) -> dict[ActionKind, frozenset[str]]:
+    """For each action kind of the system, the rules whose literals occur in its steps' own
+    constraints (`rules_deciding`) or in those every step shares: removing any other rule changes
+    no step of that kind."""
+    memo: dict = {}
+    shared = rules_read(system, [x for terms in system.pieces(1).common.values() for x in terms], memo)
+    return {kind: frozenset(shared | rules_deciding(system, [kind], memo)) for kind in system.kinds}
 
 
 def _is_frame(term) -> bool:
