@@ -284,7 +284,7 @@ class _Sweep:
         removal changing nothing after any step, or no event left without an outcome
         (`proof.unreachable`); those need no question past the base case. The rest are looked for
         in the smaller game's deeper steps, then in this game's. The goals the rule set file
-        `declared` never reached (a dead action, a vacuous property's triggers) are tried with the
+        `declared` never reached (a dead action or rule, a vacuous property's triggers) are tried with the
         lemmas before the smaller game: a smaller game that reaches none of its goals costs more
         than the proof; one that fails goes on as the others. A rule's removal is not looked for
         past the base case once it changes a player's view there: the view shows the rule live."""
