@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from .interpreter import may_look, sees, starting_hand
-from .model import Action, ActionKind, CardType, GameState, PlayerState, Slot, SlotKind, Zone, modifier_of, team_of
+from .model import Action, ActionKind, CardType, GameState, PlayerState, Slot, SlotKind, Zone, modifier_of, player_field, team_of
 from .properties import (
     ActionField,
     Apply,
@@ -702,7 +702,7 @@ class ConcreteBackend:
         if name == "started":
             return state.started
         record = state.players[player] if state.players else PlayerState()
-        return getattr(record, "free_taken" if name == "free_mulligan" else name)
+        return getattr(record, player_field(name))
 
     def action_field(self, name: str) -> Any:
         if self.action is None:

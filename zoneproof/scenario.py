@@ -35,6 +35,7 @@ from .model import (
     SlotKind,
     Step,
     Zone,
+    player_field,
     slots_for,
     team_size_problem,
     zone_key,
@@ -465,7 +466,7 @@ def _check_player(scenario: Scenario, number: int, e: Expectation, now: GameStat
         elif key == "started":
             actual = now.started
         else:
-            actual = getattr(record, "free_taken" if key == "free_mulligan" else key)
+            actual = getattr(record, player_field(key))
         if actual != expected:
             failures.append(Failure(number, f"player {e.card}: expected {key} = {expected!r}, got {actual!r}"))
     return failures

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import z3
 
-from ..model import ActionKind, CardType, PlayerState, Zone
+from ..model import ActionKind, CardType, PlayerState, Zone, player_field
 from ..properties import FUNCTIONS, Type
 from ..terms import Eq, If, Implies, Not
 
@@ -18,11 +18,6 @@ class Position:
 
     t: int
     slot: int
-
-
-# The property language's functions of a player and the PlayerState fields they read.
-PLAYER_FUNCTION_FIELDS = {"drawn": "drawn", "mulligans": "mulligans", "kept": "kept", "looked": "looked", "owed": "owed", "free_mulligan": "free_taken", "searched": "searched",
-                          "exile_instead": "exile_instead", "exile_if_dies": "exile_if_dies"}
 
 
 class SymbolicBackend:
@@ -139,10 +134,10 @@ class SymbolicBackend:
         if name == "may_look":
             return system.may_look(self.at(primed), self.codes.player[player])
         if not system.player_records:  # no player records: every player is as at the start, the game not started
-            return self.codes.false if name == "started" else self.codes.const(getattr(PlayerState(), PLAYER_FUNCTION_FIELDS[name]))
+            return self.codes.false if name == "started" else self.codes.const(getattr(PlayerState(), player_field(name)))
         if name == "started":
             return system.state(self.at(primed)).started
-        return system.state(self.at(primed)).player(PLAYER_FUNCTION_FIELDS[name], player)
+        return system.state(self.at(primed)).player(player_field(name), player)
 
     def action_field(self, name: str):
         return getattr(self.system.step(self.t), name)
