@@ -533,16 +533,7 @@ class TransitionSystem:
         s, codes = self.state(t), self.codes
         facts = []
         for c, o in enumerate(state.objects):
-            for name in (*ASSIGNED_FIELDS, *DERIVED_FIELDS):
-                var, value = s.field(name, c), getattr(o, name)
-                if name == "zone":
-                    facts.append(var == codes.zone[value])
-                elif name in ("whose", "controller", "looker"):
-                    facts.append(var == (codes.no_player if value is None else codes.player[value]))
-                elif name in SLOT_FIELDS:
-                    facts.append(var == (codes.no_slot if value is None else codes.slot[value]))
-                else:
-                    facts.append(var == codes.const(value))
+            facts += [s.field(name, c) == codes.of_field(name, getattr(o, name)) for name in (*ASSIGNED_FIELDS, *DERIVED_FIELDS)]
         for c, d in combinations(range(len(state.objects)), 2):
             o, q = state.objects[c], state.objects[d]
             if o.zone in ORDERED_ZONES and o.zone is q.zone and (o.zone not in PERSONAL_ZONES or o.whose == q.whose):

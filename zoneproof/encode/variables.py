@@ -17,7 +17,7 @@ from itertools import combinations
 
 import z3
 
-from ..model import MAX_COUNTERS, PLAYER_FIELDS, PLAYER_NAMES, ActionKind, CardType, PlayerState, Scope, Slot, Zone
+from ..model import MAX_COUNTERS, PLAYER_FIELDS, PLAYER_NAMES, SLOT_FIELDS, ActionKind, CardType, PlayerState, Scope, Slot, Zone
 from ..terms import And, Eq, If, Or
 
 # The object fields the actions assign (each a list over the slots in StateVars), and those the
@@ -26,6 +26,7 @@ from ..terms import And, Eq, If, Or
 ASSIGNED_FIELDS = ("zone", "whose", "controller", "pos", "gen", "face_down", "counters", "tapped", "attached", "effect", "looker", "target",
                    "exiled_with", "copy")
 DERIVED_FIELDS = ("revealed", "fresh", "casts", "target_lost", "link_lost")
+PLAYER_REFERENCE_FIELDS = ("whose", "controller", "looker")
 BOOL_FIELDS = ("face_down", "tapped", "attached", "effect", "revealed", "fresh", "target_lost", "link_lost", "copy")
 BOOL_PLAYER_FIELDS = ("drawn", "kept", "looked", "free_taken", "searched", "exile_instead", "exile_if_dies")
 # Every state field a slice may keep or drop (see slicing.py): the object fields, the pile order,
@@ -96,6 +97,16 @@ class Codes:
 
     def const(self, value: bool | int):
         return z3.BoolVal(value, self.ctx) if isinstance(value, bool) else self.int(value)
+
+    def of_field(self, name: str, value) -> z3.ExprRef:
+        """The constant of an object field's concrete value (ObjectState's `name`)."""
+        if name == "zone":
+            return self.zone[value]
+        if name in PLAYER_REFERENCE_FIELDS:
+            return self.no_player if value is None else self.player[value]
+        if name in SLOT_FIELDS:
+            return self.no_slot if value is None else self.slot[value]
+        return self.const(value)
 
     def all_of(self, xs) -> z3.BoolRef:
         xs = list(xs)

@@ -58,15 +58,11 @@ def identity(step: SymbolicStep, c: int, renew, carried_effect=None, keep_counte
 
 
 def wiped_memory(step: SymbolicStep, c: int, wiped) -> dict:
-    """Slot c's status, attachment, target, looker and link: none under `wiped`, otherwise as they were."""
+    """Slot c's memory that 400.7 wipes besides its counters (NO_MEMORY: its status, attachment,
+    target, looker and link): none under `wiped`, otherwise as it was."""
     s = step.s
-    return {
-        "tapped": And(Not(wiped), s.tapped[c]),
-        "attached": And(Not(wiped), s.attached[c]),
-        "target": If(wiped, step.codes.no_slot, s.target[c]),
-        "looker": If(wiped, step.codes.no_player, s.looker[c]),
-        "exiled_with": If(wiped, step.codes.no_slot, s.exiled_with[c]),
-    }
+    return {name: And(Not(wiped), s.field(name, c)) if none is False else If(wiped, step.codes.of_field(name, none), s.field(name, c))
+            for name, none in NO_MEMORY.items() if name != "counters"}
 
 
 def renew_in_place(step: ConcreteStep, index: int, behaviour: Behaviour, **changes) -> None:
