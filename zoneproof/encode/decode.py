@@ -6,6 +6,7 @@ import z3
 
 from ..model import (
     PLAYER_FIELDS,
+    SLOT_FIELDS,
     Action,
     ActionKind,
     CardType,
@@ -15,7 +16,7 @@ from ..model import (
     Zone,
     zone_key,
 )
-from .variables import BOOL_PLAYER_FIELDS
+from .variables import ASSIGNED_FIELDS, BOOL_FIELDS, BOOL_PLAYER_FIELDS, DERIVED_FIELDS, PLAYER_REFERENCE_FIELDS
 
 K = ActionKind
 
@@ -38,34 +39,22 @@ def decode(system, model: z3.ModelRef, depth: int, final_state: bool = True) -> 
     kinds = list(ActionKind)
     types = list(CardType)
 
+    def field_value(name: str, expr):
+        if name == "zone":
+            return zones[as_int(expr)]
+        if name in PLAYER_REFERENCE_FIELDS:
+            return players[as_int(expr)]
+        if name in SLOT_FIELDS:
+            return slot_index[as_int(expr)]
+        return as_bool(expr) if name in BOOL_FIELDS else as_int(expr)
+
     card_types = tuple(types[as_int(x)] for x in system.card_type)
     states = []
     for t in range(depth + 1 if final_state else depth):
         s = system.state(t)
-        where = [(zones[as_int(s.zone[c])], players[as_int(s.whose[c])]) for c in slots]
         states.append(GameState(tuple(
-            ObjectState(
-                zone=where[c][0],
-                whose=where[c][1],
-                controller=players[as_int(s.controller[c])],
-                pos=as_int(s.pos[c]),
-                gen=as_int(s.gen[c]),
-                face_down=as_bool(s.face_down[c]),
-                counters=as_int(s.counters[c]),
-                tapped=as_bool(s.tapped[c]),
-                attached=as_bool(s.attached[c]),
-                effect=as_bool(s.effect[c]),
-                revealed=as_bool(s.revealed[c]),
-                fresh=as_bool(s.fresh[c]),
-                casts=as_int(s.casts[c]),
-                looker=players[as_int(s.looker[c])],
-                shown=tuple(p for p in range(system.players) if as_bool(system.shown(t, p, c))),
-                target=slot_index[as_int(s.target[c])],
-                target_lost=as_bool(s.target_lost[c]),
-                exiled_with=slot_index[as_int(s.exiled_with[c])],
-                link_lost=as_bool(s.link_lost[c]),
-                copy=as_bool(s.copy[c]),
-            )
+            ObjectState(**{name: field_value(name, s.field(name, c)) for name in (*ASSIGNED_FIELDS, *DERIVED_FIELDS)},
+                        shown=tuple(p for p in range(system.players) if as_bool(system.shown(t, p, c))))
             for c in slots
         ), _players(system, s, as_int, as_bool), system.player_records and as_bool(s.started)))
     actions = []
