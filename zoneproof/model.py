@@ -405,13 +405,14 @@ _FIELD_NAMES = {cls: frozenset(f.name for f in fields(cls)) for cls in (ObjectSt
 
 PLAYER_FIELDS = ("drawn", "mulligans", "kept", "looked", "owed", "free_taken", "searched", "exile_instead", "exile_if_dies")
 
+# The player fields that record replacement effects on the player's graveyard (614.1a).
+REPLACEMENT_FIELDS = ("exile_instead", "exile_if_dies")
+
 
 def player_field(name: str) -> str:
     """The PlayerState field that the property language's player function (and a scenario's player
     expectation) `name` reads: its own name, but for `free_mulligan`."""
     return "free_taken" if name == "free_mulligan" else name
-# The player fields that record replacement effects on the player's graveyard (614.1a).
-REPLACEMENT_FIELDS = ("exile_instead", "exile_if_dies")
 
 
 @dataclass(frozen=True)
