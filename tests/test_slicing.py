@@ -1,6 +1,7 @@
 """A check of a few properties runs on their cone of influence (`slicing.sliced`): it must give the
 verdicts and shortest depths of the whole system, and counterexamples that replay."""
 
+import os
 from dataclasses import replace
 from functools import partial
 
@@ -19,6 +20,8 @@ SCOPE = Scope(players=2, cards=1, sideboard=0, tokens=1, depth=4)
 # Rules whose removal breaks owner-zones, stack-lifo, new-object, fizzle and the tokens' rules:
 # violations at depths 1 to 4 for the sliced check to find.
 REMOVED = ["400.3", "405.5", "400.7", "608.2b", "111.7"]
+BROKEN = ["owner-zones", "stack-lifo", "fizzle", "tokens"]
+LONG = bool(os.environ.get("ZONEPROOF_LONG"))
 
 
 def test_a_single_property_checks_on_a_slice_that_leaves_out_action_kinds():
@@ -32,13 +35,30 @@ def test_a_single_property_checks_on_a_slice_that_leaves_out_action_kinds():
     assert sliced(whole, [p for p in PROPS if not pregame_only(ruleset, p)]) is whole
 
 
+# Besides the properties these removals break, a few that hold without them (the others run with ZONEPROOF_LONG=1).
+STILL_HOLDING = ["ordered-zones", "hidden-zones", "face-down-reveal", "replacement-owner"]
+
+
+def _on_a_slice(ruleset, prop) -> bool:
+    """Whether the check of the property alone runs on a slice: a property of the pregame alone is
+    checked on the pregame's system either way, and a cone that keeps every action kind is the
+    whole system (`slicing.sliced`), so for those the two checks are one computation."""
+    scope = ruleset.scope_for(SCOPE)
+    whole = TransitionSystem(ruleset, scope, check._int_reach([prop], scope))
+    return not pregame_only(ruleset, prop) and sliced(whole, [prop]) is not whole
+
+
 @pytest.mark.parametrize("removed", [[], REMOVED], ids=["intact", "rules-removed"])
 def test_a_sliced_check_gives_the_whole_systems_verdict_and_shortest_depth(removed, monkeypatch):
     monkeypatch.setattr(check, "_first_stage", lambda *args: {})  # Z3's own search, sliced or not
     ruleset = load_ruleset("mtg-current").without(removed)
-    alone = {p.id: check_properties(ruleset, [p], SCOPE)[0] for p in PROPS}
+    props = [p for p in PROPS if _on_a_slice(ruleset, p)]
+    if removed and not LONG:
+        props = [p for p in props if p.id in BROKEN + STILL_HOLDING]
+    assert len(props) >= (len(BROKEN + STILL_HOLDING) if removed else 20)
+    alone = {p.id: check_properties(ruleset, [p], SCOPE)[0] for p in props}
     monkeypatch.setattr(check, "SLICE_AT_MOST", 0)
-    whole = {p.id: check_properties(ruleset, [p], SCOPE)[0] for p in PROPS}
+    whole = {p.id: check_properties(ruleset, [p], SCOPE)[0] for p in props}
     assert {i: (r.verdict, r.depth) for i, r in alone.items()} == {i: (r.verdict, r.depth) for i, r in whole.items()}
     verdicts = {r.verdict for r in alone.values()}
     assert Verdict.ERROR not in verdicts and Verdict.UNKNOWN not in verdicts
