@@ -6,7 +6,6 @@ import z3
 
 from ..model import (
     PLAYER_FIELDS,
-    SLOT_FIELDS,
     Action,
     ActionKind,
     CardType,
@@ -16,7 +15,7 @@ from ..model import (
     Zone,
     zone_key,
 )
-from .variables import ASSIGNED_FIELDS, BOOL_FIELDS, BOOL_PLAYER_FIELDS, DERIVED_FIELDS, PLAYER_REFERENCE_FIELDS
+from .variables import ASSIGNED_FIELDS, BOOL_FIELDS, BOOL_PLAYER_FIELDS, DERIVED_FIELDS
 
 K = ActionKind
 
@@ -32,21 +31,13 @@ def decode(system, model: z3.ModelRef, depth: int, final_state: bool = True) -> 
     def as_bool(expr) -> bool:
         return z3.is_true(model.eval(expr, model_completion=True))
 
-    zones = list(Zone)
-    players = list(range(system.players)) + [None]
+    codes = system.codes
     slots = range(len(system.slots))
-    slot_index = list(slots) + [None]
     kinds = list(ActionKind)
     types = list(CardType)
 
     def field_value(name: str, expr):
-        if name == "zone":
-            return zones[as_int(expr)]
-        if name in PLAYER_REFERENCE_FIELDS:
-            return players[as_int(expr)]
-        if name in SLOT_FIELDS:
-            return slot_index[as_int(expr)]
-        return as_bool(expr) if name in BOOL_FIELDS else as_int(expr)
+        return codes.field_of(name, as_bool(expr) if name in BOOL_FIELDS else as_int(expr))
 
     card_types = tuple(types[as_int(x)] for x in system.card_type)
     states = []
@@ -61,18 +52,18 @@ def decode(system, model: z3.ModelRef, depth: int, final_state: bool = True) -> 
     for t in range(depth):
         a = system.step(t)
         kind = kinds[as_int(a.kind)]
-        zone = zones[as_int(a.zone)]
-        player = players[as_int(a.player)]
+        zone = codes.zone_of(as_int(a.zone))
+        player = codes.player_of(as_int(a.player))
         actions.append(Action(
             kind=kind,
-            card=slot_index[as_int(a.card)],
+            card=codes.slot_of(as_int(a.card)),
             player=player,
             n=as_int(a.n),
             zone=None if zone is Zone.NOWHERE else zone,
             order=reordered_piles(kind, player, zone, states[t], states[t + 1]) if t + 1 < len(states) else (),
             cards=tuple(c for c in slots if as_bool(a.pick[c])),
             to_command=as_bool(a.to_command),
-            targets=tuple(x for x in (slot_index[as_int(a.aim)],) if x is not None),
+            targets=tuple(x for x in (codes.slot_of(as_int(a.aim)),) if x is not None),
         ))
     return card_types, states, actions
 

@@ -108,6 +108,28 @@ class Codes:
             return self.no_slot if value is None else self.slot[value]
         return self.const(value)
 
+    def zone_of(self, code: int) -> Zone:
+        return tuple(Zone)[code]
+
+    def player_of(self, code: int) -> int | None:
+        """The player a player code stands for; None for `no_player`."""
+        return (*range(self.players), None)[code]
+
+    def slot_of(self, code: int) -> int | None:
+        """The slot a slot code stands for; None for `no_slot`."""
+        return (*range(len(self.slots)), None)[code]
+
+    def field_of(self, name: str, value: bool | int):
+        """The concrete value of an object field (ObjectState's `name`) whose constant has the
+        number or truth `value`: the inverse of `of_field`."""
+        if name == "zone":
+            return self.zone_of(value)
+        if name in PLAYER_REFERENCE_FIELDS:
+            return self.player_of(value)
+        if name in SLOT_FIELDS:
+            return self.slot_of(value)
+        return value
+
     def all_of(self, xs) -> z3.BoolRef:
         xs = list(xs)
         return And(xs) if xs else self.true
