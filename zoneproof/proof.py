@@ -77,6 +77,11 @@ LEMMAS = (
     ("pregame-zones", "103.4", "forall c: card, p: player. not started(p) -> zone(c) in {library, hand, outside, command, battlefield}"),
 )
 
+# One more candidate lemma for each zone of the rule set: nothing ever enters it. Random runs rule it
+# out where a zone is used; where no action fills one, it proves the actions and rules that need an
+# object there dead at every depth.
+ZONE_NEVER_ENTERED = ("never-in-{zone}", "400.1", "forall c: object. zone(c) != {zone}")
+
 # The lemmas tried on the runs of the pregame's actions alone besides LEMMAS (slicing.pregame_system):
 # the library well ordered from position 0 up, and a player's hand as the mulligans leave it. Tried
 # on the whole game they make each question many times harder and prove nothing more there.
@@ -104,8 +109,9 @@ MULLIGAN_COUNTS = ("mulligans-bounded",)
 
 def lemma_text(zones: tuple[Zone, ...], pregame: bool = False, counts: bool = True) -> str:
     in_game = "{" + ", ".join(z.value for z in (*zones, Zone.OUTSIDE, Zone.NOWHERE)) + "}"
+    never_entered = tuple(tuple(part.format(zone=z.value) for part in ZONE_NEVER_ENTERED) for z in zones)
     return "".join(f'property {i} {{\n  cites {c}\n  means "a structural lemma"\n  always {body.replace(RULE_SET_ZONES, in_game)}\n}}\n\n'
-                   for i, c, body in (*LEMMAS, *(PREGAME_LEMMAS if pregame else ())) if counts or i not in MULLIGAN_COUNTS)
+                   for i, c, body in (*LEMMAS, *never_entered, *(PREGAME_LEMMAS if pregame else ())) if counts or i not in MULLIGAN_COUNTS)
 
 
 def lemmas(ruleset: RuleSet, pregame: bool = False) -> tuple[Property, ...]:
