@@ -187,7 +187,7 @@ def _lint(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int, budg
     probe = lambda q: sweep.probe_result(q, outcomes[q])  # noqa: E731
     actions = tuple(_action_finding(kind, probe(q)) for kind, q in action_probes.items())
     properties = tuple(_property_finding(p, [probe(q) for q in trigger_probes[p.id]]) for p in props)
-    rules = _live_in_larger_games(ruleset, scope, seed, tuple(_rule_finding(sweep, rule.id, outcomes) for rule in ruleset.in_force))
+    rules = _live_in_larger_games(ruleset, scope, seed, tuple(_rule_finding(sweep, rule.id, outcomes) for rule in ruleset.in_force), sweep.rules_read())
     event = event_conflict(sweep, outcomes[_CONFLICT], budget)
     searches = (start, event)
     return LintReport(
@@ -272,6 +272,13 @@ class _Sweep:
         self.asked: set = set()  # the keys of every goal
         self.answered_by: dict = {}  # the goals another system than `system` answered (its models are of that system)
         self._games: dict[Scope, Deepening] = {}  # the smaller games' deepenings (`_in_smaller_game`), once asked
+        self.deciding = rules_deciding_each(self.system)
+
+    def rules_read(self) -> frozenset[str]:
+        """The rules some step of this game or some player's view reads: removing any other rule
+        changes nothing in a game of this size, however long it runs."""
+        views = {rule.id for rule in self.ruleset.in_force if not z3.is_false(self.system.visibility_without(0, rule.id))}
+        return frozenset(views).union(*self.deciding.values())
 
     def outcomes(self, goals: dict, probes: list[Property], budget: Budget, declared: frozenset = frozenset()) -> dict:
         """What lint finds of every goal. Random runs come first (`simulate`): a goal a run reaches
@@ -290,7 +297,7 @@ class _Sweep:
         past the base case once it changes a player's view there: the view shows the rule live."""
         rules = [key[1] for key, goal in goals.items() if goal.group == "changes"]
         violated, changed = found_witnesses(self.ruleset, self.scope, probes, rules, RUNS, RUN_LENGTH * self.scope.depth, self.seed,
-                                            self.action_probes, deciding=rules_deciding_each(self.system))
+                                            self.action_probes, deciding=self.deciding)
         walks = _by_goal(violated, changed)
         found = _within_bounds(goals, walks)
         found |= self._on_pregame_runs({key: goal for key, goal in goals.items() if key not in found})
@@ -656,14 +663,19 @@ def larger_games(ruleset: RuleSet, scope: Scope) -> list[tuple[str, Scope]]:
     return games
 
 
-def _live_in_larger_games(ruleset: RuleSet, scope: Scope, seed: int, findings: tuple[RuleFinding, ...]) -> tuple[RuleFinding, ...]:
+def _live_in_larger_games(ruleset: RuleSet, scope: Scope, seed: int, findings: tuple[RuleFinding, ...],
+                          read: frozenset[str]) -> tuple[RuleFinding, ...]:
     """The findings, with each dead rule that a run of a larger game (`larger_games`) shows deciding
     a step live, in that game: a run of the pregame's actions (`pregame_runs`), or else a random run.
-    A rule the file declares dead is not looked for: its declaration says why it acts nowhere, and
-    the sweep checks it within the scope."""
+    Only the rules that no step and no view of the scope's game reads (`read`) are looked for: those
+    can act only in a larger game. A rule read here and dead within the bound keeps that finding,
+    which is true of the scope (more steps, `--depth`, are what reach it). A rule the file declares
+    dead is not looked for either: its declaration says why it acts nowhere, and the sweep checks it
+    within the scope."""
     live: dict[str, RuleFinding] = {}
     for game, larger in larger_games(ruleset, scope):
-        dead = [f.rule for f in findings if f.status is Status.DEAD and f.rule not in live and not ruleset.dead_reason("rule", f.rule)]
+        dead = [f.rule for f in findings if f.status is Status.DEAD and f.rule not in live and f.rule not in read
+                and not ruleset.dead_reason("rule", f.rule)]
         if not dead:
             break
         _, changed = pregame_runs(ruleset, larger, [], dead, seed)
