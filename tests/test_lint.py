@@ -39,7 +39,7 @@ def test_a_planted_dead_action_is_reported_and_nothing_else_is_dead(run, tmp_pat
     block_start = text.rindex("[[action]]", 0, start)
     block_end = text.index("[[action]]", start)
     (tmp_path / "dead.toml").write_text(text[:block_start] + text[block_end:], encoding="utf-8")
-    # depth 5: every other action is taken (at depth 4 opening_hand_action is not yet)
+    # depth 5: every other action is taken by then (opening_hand_action first at depth 5)
     code, (report,), _ = lint_json(run, "dead.toml", "-p", "owner-zones", "--cards", "1", "--depth", "5")
     dead = {a["action"]: a["detail"] for a in report["actions"] if a["status"] == "dead" and not a["known"]}
     assert list(dead) == ["turn_face_down"]

@@ -275,8 +275,8 @@ class _Sweep:
         self.deciding = rules_deciding_each(self.system)
 
     def rules_read(self) -> frozenset[str]:
-        """The rules some step of this game or some player's view reads: removing any other rule
-        changes nothing in a game of this size, however long it runs."""
+        """The rules whose literals some step of this game (`rules_deciding_each`) or some player's
+        view (`visibility_without`) reads."""
         views = {rule.id for rule in self.ruleset.in_force if not z3.is_false(self.system.visibility_without(0, rule.id))}
         return frozenset(views).union(*self.deciding.values())
 
