@@ -273,12 +273,12 @@ class _Sweep:
         self.answered_by: dict = {}  # the goals another system than `system` answered (its models are of that system)
         self._games: dict[Scope, Deepening] = {}  # the smaller games' deepenings (`_in_smaller_game`), once asked
         self.deciding = rules_deciding_each(self.system)
+        self.viewed: set[str] = set()  # the rules some player's view reads (`goals`)
 
     def rules_read(self) -> frozenset[str]:
         """The rules whose literals some step of this game (`rules_deciding_each`) or some player's
-        view (`visibility_without`) reads."""
-        views = {rule.id for rule in self.ruleset.in_force if not z3.is_false(self.system.visibility_without(0, rule.id))}
-        return frozenset(views).union(*self.deciding.values())
+        view reads."""
+        return frozenset(self.viewed).union(*self.deciding.values())
 
     def outcomes(self, goals: dict, probes: list[Property], budget: Budget, declared: frozenset = frozenset()) -> dict:
         """What lint finds of every goal. Random runs come first (`simulate`): a goal a run reaches
@@ -430,6 +430,7 @@ class _Sweep:
             goals[_changes(rule.id)] = Goal(0, depth - 1, partial(_removal_changes, e, rule_id=rule.id), "changes")
             if not z3.is_false(e.visibility_without(0, rule.id)):
                 goals[_view(rule.id)] = Goal(0, depth, partial(e.visibility_without, rule_id=rule.id), "views")
+                self.viewed.add(rule.id)
         goals[_CONFLICT] = Goal(0, depth - 1, e.no_outcome, "conflict")
         self.asked = set(goals)
         return goals
