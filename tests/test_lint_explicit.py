@@ -275,10 +275,10 @@ def test_a_wrong_dead_or_vacuous_finding_is_named_with_the_run_that_refutes_it()
 # One player with one card, four steps: lint tries the goals it has not reached within two steps
 # with the structural lemmas (lint.PROOF_FROM_DEPTH), after random runs. The explicit search
 # cannot visit every state (an identity grows with every zone change), so what lint proves at
-# every depth is compared with it to six steps (mtg-current: 17 s of CPU, against 32 s to seven).
-# In CI the base games; ZONEPROOF_LONG=1 every rule set, to seven steps.
+# every depth is compared with it to five steps (mtg-current: 9 s of CPU, 17 s to six, 32 s to
+# seven). In CI the base games; ZONEPROOF_LONG=1 every rule set, to seven steps.
 DEEPER = replace(ONE_PLAYER, depth=4)
-FURTHER = replace(ONE_PLAYER, depth=7 if os.environ.get("ZONEPROOF_LONG") else 6)
+FURTHER = replace(ONE_PLAYER, depth=7 if os.environ.get("ZONEPROOF_LONG") else 5)
 
 
 def at_every_depth(report: LintReport) -> LintReport:
@@ -295,9 +295,10 @@ def at_every_depth(report: LintReport) -> LintReport:
 @pytest.mark.parametrize("name", [pytest.param(n, marks=() if n in ("mtg-current", "berserk") else long) for n in builtin_names()])
 def test_the_explicit_search_confirms_lint_where_it_proves_findings_at_every_depth(name):
     """lint at four steps agrees with the explicit search to four steps; each finding it proves at
-    every depth agrees with the search to six steps (seven with ZONEPROOF_LONG=1)."""
+    every depth agrees with the search to five steps (seven with ZONEPROOF_LONG=1). A rule proved
+    dead at every depth is searched to the further depth only: its first steps are the same."""
     report = lint(load_ruleset(name), PROPS, DEEPER)
-    assert disagreements(report) == []
     proved = at_every_depth(report)
     assert proved.findings, "lint proved nothing at every depth"
+    assert disagreements(replace(report, rules=tuple(f for f in report.rules if f not in proved.rules))) == []
     assert disagreements(proved) == []

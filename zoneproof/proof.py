@@ -14,7 +14,7 @@ property reads can wrap around in an unbounded run (`wrap_safe`; the argument is
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import z3
 
@@ -279,8 +279,7 @@ _found: dict[tuple, frozenset[str]] = {}
 
 
 def _invariant_key(system: TransitionSystem, pool: list[Property], seed: int, facts: list) -> tuple:
-    return (system.ruleset.sha256, replace(system.scope, depth=0), tuple(system.codes.width.items()), system.slice, seed,
-            tuple(p.id for p in pool), tuple(f.sexpr() for f in facts))
+    return (system.structure, seed, tuple(p.id for p in pool), tuple(f.sexpr() for f in facts))
 
 
 def invariant(system: TransitionSystem, pool: list[Property], seed: int, facts: list, budget: Budget) -> list[Property] | None:

@@ -92,7 +92,7 @@ class Dependencies:
     """What each kept action of one system reads and changes, from its step-1 pieces."""
 
     def __init__(self, system: TransitionSystem):
-        self.system = system
+        self.kinds = system.kinds
         pieces, memo = system.pieces(1), {}
         self.common = {part: parts_read(terms, memo) for part, terms in pieces.common.items()}
         self.guard = {k: parts_read(p.get(GUARD, []), memo) for k, p in pieces.kinds.items()}
@@ -105,7 +105,7 @@ class Dependencies:
     def closure(self, needed: set[str], forced: set[ActionKind]) -> tuple[set[str], set[ActionKind]]:
         needed = set(needed) | ALWAYS | self.common.get(GUARD, set())
         while True:
-            kinds = {k for k in self.system.kinds if self.writes.get(k, set()) & needed} | forced
+            kinds = {k for k in self.kinds if self.writes.get(k, set()) & needed} | forced
             grown = set(needed)
             for k in kinds:
                 grown |= self.guard.get(k, set())
@@ -115,6 +115,17 @@ class Dependencies:
             if grown == needed:
                 return needed, kinds
             needed = grown
+
+
+# What the systems of this process read and change, by their structure: every check of a rule set
+# at one scope slices the same system.
+_known: dict[tuple, Dependencies] = {}
+
+
+def dependencies(system: TransitionSystem) -> Dependencies:
+    if system.structure not in _known:
+        _known[system.structure] = Dependencies(system)
+    return _known[system.structure]
 
 
 def _read_at_step_1(system: TransitionSystem, props: list[Property]) -> dict[Property, z3.BoolRef]:
@@ -128,7 +139,7 @@ def sliced(system: TransitionSystem, props: list[Property]) -> TransitionSystem:
     """The transition system of the properties' cone of influence: `system` itself (a whole
     system) when the cone keeps every action kind (then it leaves out at most the frame conditions
     of a few parts, and an unrolling of its own would cost more than it saves)."""
-    deps = Dependencies(system)
+    deps = dependencies(system)
     read = _read_at_step_1(system, props)
     needed, kinds = deps.closure(parts_read(list(read.values())), set())
     violated = [Not(term) for p, term in read.items() if p.kind is PropertyKind.STEP]

@@ -13,7 +13,7 @@ next state (an object field, the pile order, a player record) or says when an ac
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import combinations
 
 import z3
@@ -122,6 +122,12 @@ class TransitionSystem:
         self._pieces: dict[int, Pieces] = {}
         self._formulas: dict = {}
         self._shifts: dict[int, Renaming] = {}
+
+    @property
+    def structure(self) -> tuple:
+        """What the system's constraints depend on, rule values aside (they are literals): two systems
+        with the same structure build the same constraints, in contexts of their own."""
+        return (self.ruleset.sha256, replace(self.scope, depth=0), tuple(self.codes.width.items()), self.slice)
 
     # ---------------------------------------------------------------- rules
 
