@@ -353,7 +353,7 @@ def test_declared_silent_goals_are_proved_before_the_smaller_game_and_a_wrong_de
     (tmp_path / "wrong.toml").write_text(
         'extends = "mtg-current"\nname = "wrong"\ntitle = "a wrong declaration"\n'
         '[[expect]]\nproperty = "fizzle"\nverdict = "vacuous"\nreason = "never fizzles"\n', encoding="utf-8")
-    code, (report,), _ = lint_json(run, "wrong.toml", *NO_EXTRAS, "--depth", "5", "-p", "fizzle", "-p", "commander-return", "--jobs", "1")
+    code, (report,), _ = lint_json(run, "wrong.toml", *NO_EXTRAS, "--cards", "1", "--depth", "5", "-p", "fizzle", "-p", "commander-return", "--jobs", "1")
     findings = {p["property"]: (p["status"], p["known"], p["stale"]) for p in report["properties"]}
     assert findings["fizzle"] == ("triggered", None, "never fizzles") and code == 1
     assert findings["commander-return"][:2] == ("vacuous", load_reason("commander-return"))
