@@ -167,14 +167,14 @@ def test_a_declaration_that_the_findings_contradict_is_a_stale_problem(run, tmp_
         '[[dead]]\naction = "draw"\nreason = "nobody draws"\n'
         '[[replace.expect]]\nproperty = "commander-return"\nverdict = "vacuous"\nreason = "no commanders"\n'
         '[[expect]]\nproperty = "owner-zones"\nverdict = "vacuous"\nreason = "nothing moves"\n', encoding="utf-8")
-    code, (report,), _ = lint_json(run, "stale.toml", "--cards", "2", *NO_EXTRAS, "--depth", "3", "-p", "owner-zones", "-p", "commander-return")
+    code, (report,), _ = lint_json(run, "stale.toml", "--cards", "1", *NO_EXTRAS, "--depth", "3", "-p", "owner-zones", "-p", "commander-return")
     silent = [f for f in report["actions"] + report["rules"] + report["properties"] if f["status"] in ("dead", "vacuous") and not f["known"]]
     assert code == 1 and report["problems"] == 2 + len(silent)  # at depth 3 some rules are dead, undeclared
     [draw] = [a for a in report["actions"] if a["action"] == "draw"]
     assert draw["status"] == "live" and draw["stale"] == "nobody draws"
     stale = {p["property"]: p["stale"] for p in report["properties"]}
     assert stale == {"owner-zones": "nothing moves", "commander-return": None}  # commander-return is vacuous, as declared
-    _, out, _ = run("lint", "stale.toml", "--cards", "2", *NO_EXTRAS, "--depth", "3", "-p", "owner-zones", "-p", "commander-return")
+    _, out, _ = run("lint", "stale.toml", "--cards", "1", *NO_EXTRAS, "--depth", "3", "-p", "owner-zones", "-p", "commander-return")
     assert "    stale     draw: the rule set declares it dead (nobody draws), but it is live" in out
     assert "    stale     owner-zones: the rule set declares it vacuous (nothing moves), but it is triggered" in out
 

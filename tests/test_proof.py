@@ -255,6 +255,5 @@ def test_coverage_keeps_the_intact_invariant_only_where_houdini_would_keep_it_to
     for rule_id in free:
         kept = invariant(system, pool, 0, system.rule_values(ruleset.without([rule_id])), Budget.phase(60))
         assert [p.id for p in kept] == [p.id for p in pool], rule_id
-    dropping = [r for r in checked if r not in free and
-                len(invariant(system, pool, 0, system.rule_values(ruleset.without([r])), Budget.phase(60))) < len(pool)]
-    assert dropping
+    assert any(len(invariant(system, pool, 0, system.rule_values(ruleset.without([r])), Budget.phase(60))) < len(pool)
+               for r in checked if r not in free)
