@@ -75,6 +75,38 @@ def test_lemmas_a_random_run_falsifies_are_left_out_before_houdini_which_keeps_t
     assert not reached & {p.id for p in found}
 
 
+def test_on_a_cone_of_influence_houdini_keeps_the_same_with_the_lemmas_random_runs_falsify_left_out(monkeypatch):
+    """A state the whole game reaches is, on the parts a cone keeps, one the cone reaches: the
+    lemmas random runs falsify are in no inductive invariant of the cone either, and leaving them
+    out first keeps what Houdini finds there. Not so for the pregame's actions alone, whose runs
+    never leave the pregame: there nothing is left out first."""
+    import zoneproof.proof
+    from zoneproof.check import _int_reach
+    from zoneproof.encode.slicing import pregame_system, sliced
+    from zoneproof.encode.system import TransitionSystem
+    from zoneproof.proof import FALSIFYING_RUNS, _houdini, invariant
+    from zoneproof.search import Budget
+    from zoneproof.simulate import falsified
+
+    ruleset = load_ruleset("mtg-current")
+    scope = ruleset.scope_for(Scope(players=2, cards=2, depth=3))
+    prop = PROPS["ordered-zones"]
+    cone = sliced(TransitionSystem(ruleset, scope, _int_reach([prop], scope)), [prop])
+    assert cone.slice.parts is not None and cone.slice.projects_the_game
+    pool = list(lemmas(ruleset))
+    reached = falsified(ruleset, scope, pool, FALSIFYING_RUNS)
+    everything = _houdini(cone, pool, 0, cone.rule_values(), Budget.each(60))
+    found = invariant(cone, pool, 0, cone.rule_values(), Budget.each(60))
+    assert [p.id for p in found] == [p.id for p in everything] and found
+    assert reached and not reached & {p.id for p in found}
+    asked: list = []
+    monkeypatch.setattr(zoneproof.proof, "falsified", lambda *args: asked.append(args) or set())
+    pregame = pregame_system(ruleset, scope)
+    assert not pregame.slice.projects_the_game
+    invariant(pregame, pool, 0, pregame.rule_values(), Budget.each(60))
+    assert asked == []
+
+
 def test_a_rule_removed_for_a_property_is_found_violated_never_proved():
     ruleset = load_ruleset("mtg-current")
     props = [PROPS["owner-zones"], PROPS["one-zone"]]

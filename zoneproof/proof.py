@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import z3
 
-from .encode.system import Slice, TransitionSystem
+from .encode.system import TransitionSystem
 from .errors import CheckerBug
 from .model import Zone
 from .properties import COMPARISONS, Apply, BinOp, IntLit, Property, PropertyKind, parse_properties
@@ -285,13 +285,15 @@ def _invariant_key(system: TransitionSystem, pool: list[Property], seed: int, fa
 def invariant(system: TransitionSystem, pool: list[Property], seed: int, facts: list, budget: Budget) -> list[Property] | None:
     """The largest subset of `pool` inductive together (Houdini), or None when Z3 gives no answer.
     Found once per process for the same system, pool, seed and facts. On the whole game of the
-    system's own rule set (facts of another, as coverage gives, leave it out), the candidates that a
-    state of a few random runs falsifies (`simulate.falsified`) are left out first: such a state is
-    reachable, so no inductive invariant holding at the start has them, and Houdini finds the same
-    subset with fewer questions."""
+    system's own rule set, or a cone of influence of it (`Slice.projects_the_game`; facts of another
+    rule set, as coverage gives, leave it out), the candidates that a state of a few random runs
+    falsifies (`simulate.falsified`) are left out first: such a state is reachable, so no inductive
+    invariant holding at the start has them, and Houdini finds the same subset with fewer questions.
+    (A candidate that reads a part a cone leaves out is not kept there either: nothing constrains
+    that part after the start.)"""
     key = _invariant_key(system, pool, seed, facts)
     if key not in _found:
-        own_game = system.slice == Slice() and [f.sexpr() for f in facts] == [f.sexpr() for f in system.rule_values()]
+        own_game = system.slice.projects_the_game and [f.sexpr() for f in facts] == [f.sexpr() for f in system.rule_values()]
         reached = falsified(system.ruleset, system.scope, pool, FALSIFYING_RUNS, seed) if own_game else set()
         kept = _houdini(system, [p for p in pool if p.id not in reached], seed, facts, budget)
         if kept is None:

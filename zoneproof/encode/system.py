@@ -81,6 +81,13 @@ class Slice:
     def keeps(self, part: str) -> bool:
         return self.parts is None or part in self.parts
 
+    @property
+    def projects_the_game(self) -> bool:
+        """Whether each state the whole game reaches, read on the parts kept, is one the slice reaches:
+        true of the whole game and of a cone of influence (`slicing.sliced`: the kinds it leaves out
+        change no part it keeps), not of the pregame's actions alone (`slicing.pregame_system`)."""
+        return self.kinds is None or self.parts is not None
+
 
 EVERYTHING = Slice()
 
