@@ -2,6 +2,7 @@
 every proof agrees with the explicit-state search."""
 
 import os
+from dataclasses import replace
 
 import pytest
 import z3
@@ -75,12 +76,11 @@ def test_lemmas_a_random_run_falsifies_are_left_out_before_houdini_which_keeps_t
     assert not reached & {p.id for p in found}
 
 
-def test_on_a_cone_of_influence_houdini_keeps_the_same_with_the_lemmas_random_runs_falsify_left_out(monkeypatch):
+def test_on_a_cone_of_influence_and_on_the_pregame_houdini_keeps_the_same_with_the_lemmas_random_runs_falsify_left_out():
     """A state the whole game reaches is, on the parts a cone keeps, one the cone reaches: the
     lemmas random runs falsify are in no inductive invariant of the cone either, and leaving them
-    out first keeps what Houdini finds there. Not so for the pregame's actions alone, whose runs
-    never leave the pregame: there nothing is left out first."""
-    import zoneproof.proof
+    out first keeps what Houdini finds there. The pregame's actions alone keep every part of the
+    state but not every action: their runs take the pregame's actions only (none casts a spell)."""
     from zoneproof.check import _int_reach
     from zoneproof.encode.slicing import pregame_system, sliced
     from zoneproof.encode.system import TransitionSystem
@@ -99,12 +99,44 @@ def test_on_a_cone_of_influence_houdini_keeps_the_same_with_the_lemmas_random_ru
     found = invariant(cone, pool, 0, cone.rule_values(), Budget.each(60))
     assert [p.id for p in found] == [p.id for p in everything] and found
     assert reached and not reached & {p.id for p in found}
-    asked: list = []
-    monkeypatch.setattr(zoneproof.proof, "falsified", lambda *args: asked.append(args) or set())
+    scope = replace(scope, cards=1)
     pregame = pregame_system(ruleset, scope)
     assert not pregame.slice.projects_the_game
-    invariant(pregame, pool, 0, pregame.rule_values(), Budget.each(60))
-    assert asked == []
+    pregame_pool = list(lemmas(ruleset, pregame=True))
+    before_start = falsified(ruleset, scope, pregame_pool, FALSIFYING_RUNS, kinds=pregame.slice.kinds)
+    assert {"never-in-library", "never-in-hand"} <= before_start and "never-in-stack" not in before_start
+    assert "never-in-stack" in falsified(ruleset, scope, pregame_pool, FALSIFYING_RUNS)
+    everything = _houdini(pregame, pregame_pool, 0, pregame.rule_values(), Budget.each(60))
+    found = invariant(pregame, pregame_pool, 0, pregame.rule_values(), Budget.each(60))
+    assert [p.id for p in found] == [p.id for p in everything] and "never-in-stack" in {p.id for p in found}
+    assert not before_start & {p.id for p in found}
+
+
+def test_a_seldom_possible_action_is_tried_wherever_it_is_so_its_states_falsify_lemmas():
+    """Copying a spell needs a spell on the stack and a token slot of its type: a random run seldom
+    takes it, but a step of a kind no run has taken yet is tried in every state passed."""
+    from zoneproof.proof import FALSIFYING_RUNS
+    from zoneproof.simulate import falsified
+
+    ruleset = load_ruleset("mtg-commander")
+    scope = ruleset.scope_for(Scope(players=2, cards=3, tokens=1, depth=7))
+    assert {"no-copies", "tokens-off-stack"} <= falsified(ruleset, scope, list(lemmas(ruleset)), FALSIFYING_RUNS)
+
+
+def test_on_the_whole_game_the_lemmas_of_what_a_mulligan_owes_are_left_to_the_pregame():
+    """On the whole game the mulligan count has no bound, so a step from the most mulligans makes it
+    wrap and breaks what a mulligan owes: one of the two lemmas in every rule set with a pregame."""
+    from zoneproof.proof import MULLIGAN_COUNTS, _houdini
+    from zoneproof.search import Budget
+
+    owed = {"owed-nonnegative", "owed-bounded"}
+    assert owed <= set(MULLIGAN_COUNTS)
+    for name in ("mtg-current", "mtg-2015-bfz"):
+        ruleset = load_ruleset(name)
+        assert not owed & {p.id for p in lemmas(ruleset)} and owed <= {p.id for p in lemmas(ruleset, pregame=True)}
+    system = TransitionSystem(ruleset, Scope(players=2, cards=1, depth=3))
+    pool = [*lemmas(ruleset), *(p for p in lemmas(ruleset, pregame=True) if p.id in owed)]
+    assert {p.id for p in _houdini(system, pool, 0, system.rule_values(), Budget.each(60))} & owed == {"owed-nonnegative"}
 
 
 def test_a_rule_removed_for_a_property_is_found_violated_never_proved():

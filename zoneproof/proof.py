@@ -104,7 +104,7 @@ PREGAME_LEMMAS = (
 # The lemmas of LEMMAS that are not inductive on the whole game of a rule set with a pregame (the
 # mulligans' bound needs the hand's size, which needs PREGAME_LEMMAS; docs/proofs.md): they are
 # tried there only on the runs of the pregame's actions alone.
-MULLIGAN_COUNTS = ("mulligans-bounded",)
+MULLIGAN_COUNTS = ("mulligans-bounded", "owed-nonnegative", "owed-bounded")
 
 
 def lemma_text(zones: tuple[Zone, ...], pregame: bool = False, counts: bool = True) -> str:
@@ -293,8 +293,9 @@ def invariant(system: TransitionSystem, pool: list[Property], seed: int, facts: 
     that part after the start.)"""
     key = _invariant_key(system, pool, seed, facts)
     if key not in _found:
-        own_game = system.slice.projects_the_game and [f.sexpr() for f in facts] == [f.sexpr() for f in system.rule_values()]
-        reached = falsified(system.ruleset, system.scope, pool, FALSIFYING_RUNS, seed) if own_game else set()
+        own_rules = [f.sexpr() for f in facts] == [f.sexpr() for f in system.rule_values()]
+        kinds = None if system.slice.projects_the_game else system.slice.kinds
+        reached = falsified(system.ruleset, system.scope, pool, FALSIFYING_RUNS, seed, kinds) if own_rules else set()
         kept = _houdini(system, [p for p in pool if p.id not in reached], seed, facts, budget)
         if kept is None:
             return None

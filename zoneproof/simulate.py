@@ -284,9 +284,12 @@ def pregame_witnesses(ruleset: RuleSet, scope: Scope, props: list[Property], rul
     return _witnesses(space, props, violated, withouts, changed, seed)
 
 
-def falsified(ruleset: RuleSet, scope: Scope, props: list[Property], runs: int, seed: int = 0) -> set[str]:
-    """The ids of the `always` properties among `props` that a state of some random run of at most
-    `scope.depth` steps falsifies: reachable within the depth bound, so in the encoder's game too."""
+def falsified(ruleset: RuleSet, scope: Scope, props: list[Property], runs: int, seed: int = 0,
+              kinds: frozenset[ActionKind] | None = None) -> set[str]:
+    """The ids of the `always` properties among `props` that a reachable state falsifies: a state of
+    some random run of at most `scope.depth` steps, taking only actions of `kinds` (None: of every
+    kind), or one step past it of a kind that no step of the runs has taken yet (an action that is
+    seldom possible, such as copying a spell, is tried wherever it is)."""
     space = StateSpace(ruleset, scope)
     always = [p for p in props if p.kind is PropertyKind.ALWAYS]
     if space.start is None or not always:
@@ -294,13 +297,27 @@ def falsified(ruleset: RuleSet, scope: Scope, props: list[Property], runs: int, 
     rng = random.Random(seed)
     holds = {p.id: compile_lazily(p, space.slots, space.scope.players) for p in always}
     found: set[str] = set()
+    untaken = set(ActionKind if kinds is None else kinds)
 
-    def on_state(world: World, steps: list[Step], by_kind: FormsByKind) -> None:
-        backend = backend_at(world, always[0], space.start_state, tuple(steps), len(steps))
+    def falsify(world: World, steps: tuple[Step, ...]) -> None:
+        backend = backend_at(world, always[0], space.start_state, steps, len(steps))
         found.update([prop_id for prop_id, holds_in in holds.items() if prop_id not in found and not holds_in(backend)])
 
+    def on_state(world: World, steps: list[Step], by_kind: FormsByKind) -> None:
+        falsify(world, tuple(steps))
+        state = steps[-1].state if steps else space.start_state
+        for kind in [k for k in by_kind if k in untaken]:
+            step = _step_of(world, state, by_kind[kind], rng)
+            if step is not None:
+                untaken.discard(kind)
+                falsify(world, (*steps, step))
+
+    def on_step(steps: list[Step]) -> bool:
+        untaken.discard(steps[-1].action.kind)
+        return True
+
     def run_one(world: World, pregame_first: bool) -> None:
-        _walk(space, world, rng, space.scope.depth, pregame_first, partial(on_state, world), lambda steps: True)
+        _walk(space, world, rng, space.scope.depth, pregame_first, partial(on_state, world), on_step, kinds)
 
     _runs(space, rng, runs, run_one, lambda: len(found), len(holds))
     return found
@@ -319,18 +336,20 @@ def _runs(space: StateSpace, rng: random.Random, runs: int, run_one, found, want
             return
 
 
-def _walk(space: StateSpace, world: World, rng: random.Random, length: int, pregame_first: bool, on_state, on_step) -> None:
+def _walk(space: StateSpace, world: World, rng: random.Random, length: int, pregame_first: bool, on_state, on_step,
+          kinds: frozenset[ActionKind] | None = None) -> None:
     """One random run of at most `length` steps: `on_state(steps, by_kind)` is told each state it
     passes (the steps to it, and its candidate forms by kind), `on_step(steps)` each step it takes,
-    and ends it by returning False. It leaves out some action kinds (SWARM), and with
-    `pregame_first` takes the pregame's actions while it can."""
+    and ends it by returning False. It takes only actions of `kinds` (None: of every kind), leaves
+    out some of them (SWARM), and with `pregame_first` takes the pregame's actions while it can."""
     left_out = {kind for kind in ActionKind if rng.random() < SWARM}
     steps: list[Step] = []
     while True:
         state = steps[-1].state if steps else space.start_state
         by_kind = FormsByKind(world, state, space.by_kind)
         on_state(steps, by_kind)
-        chosen = [kind for kind in by_kind if kind not in left_out] or list(by_kind)
+        available = [kind for kind in by_kind if kinds is None or kind in kinds]
+        chosen = [kind for kind in available if kind not in left_out] or available
         if pregame_first and not state.started:
             chosen = [kind for kind in chosen if by_kind.first(kind).pregame] or chosen
         taken = _random_step(world, state, by_kind, chosen, rng) if len(steps) < length else None
