@@ -284,13 +284,14 @@ def _invariant_key(system: TransitionSystem, pool: list[Property], seed: int, fa
 
 def invariant(system: TransitionSystem, pool: list[Property], seed: int, facts: list, budget: Budget) -> list[Property] | None:
     """The largest subset of `pool` inductive together (Houdini), or None when Z3 gives no answer.
-    Found once per process for the same system, pool, seed and facts. On the whole game of the
-    system's own rule set, or a cone of influence of it (`Slice.projects_the_game`; facts of another
-    rule set, as coverage gives, leave it out), the candidates that a state of a few random runs
-    falsifies (`simulate.falsified`) are left out first: such a state is reachable, so no inductive
-    invariant holding at the start has them, and Houdini finds the same subset with fewer questions.
-    (A candidate that reads a part a cone leaves out is not kept there either: nothing constrains
-    that part after the start.)"""
+    Found once per process for the same system, pool, seed and facts. With the system's own rules
+    (facts of another rule set, as coverage gives, leave it out), the candidates that a state of a
+    few random runs falsifies (`simulate.falsified`) are left out first: such a state is reachable,
+    so no inductive invariant holding at the start has them, and Houdini finds the same subset with
+    fewer questions. The runs are the whole game's on the whole game or a cone of influence of it
+    (`Slice.projects_the_game`; a candidate that reads a part a cone leaves out is not kept there
+    either: nothing constrains that part after the start), and take only the system's actions on a
+    system of fewer actions that keeps every part (the pregame's)."""
     key = _invariant_key(system, pool, seed, facts)
     if key not in _found:
         own_rules = [f.sexpr() for f in facts] == [f.sexpr() for f in system.rule_values()]
