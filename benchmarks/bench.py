@@ -374,7 +374,7 @@ def proofs_section(rulesets: list[str], cards: int, repeat: int, workdir: str, p
           f" in wall seconds; target {PROOF_TARGET_SECONDS:g} s together; `cpu`: both processes' CPU seconds, Python's start"
           f" included, which a loaded machine stretches less than the wall's)")
     print(f"   {'rule set':<26}{'property':<28}{'verdict':<9}{'check':>8}{'certify':>9}{'total':>8}{'cpu':>8}  target")
-    totals, missed, cpus = [], [], []
+    totals, missed, cpus, invalid = [], [], [], []
     for ruleset in rulesets:
         loaded = load_ruleset(ruleset)
         for prop in [p.id for p in stock_properties() if expected_to_hold(loaded, p)]:
@@ -387,23 +387,29 @@ def proofs_section(rulesets: list[str], cards: int, repeat: int, workdir: str, p
             certificate = results[-1]["certificate"]
             certified = "-"
             cpu = statistics.median(r[3] for r in runs)
+            valid = False
             if certificate:
                 checks = [run(["certify", certificate, ruleset], workdir) for _ in range(repeat)]
                 peaks.extend(r[1] for r in checks)
                 certified = statistics.median(r[0] for r in checks)
                 cpu += statistics.median(r[3] for r in checks)
+                valid = all(": valid: " in r[2] for r in checks)
+                if not valid:
+                    invalid.append(f"{ruleset} {prop}")
             total = seconds + (certified if certificate else 0.0)
             cpus.append(cpu)
-            met = results[-1]["verdict"] == "proved" and total <= PROOF_TARGET_SECONDS
+            met = results[-1]["verdict"] == "proved" and valid and total <= PROOF_TARGET_SECONDS
             totals.append(total)
             if not met:
                 missed.append(f"{ruleset} {prop}")
             shown = f"{certified:>9.2f}" if certificate else f"{'-':>9}"
-            print(f"   {ruleset:<26}{prop:<28}{results[-1]['verdict']:<9}{seconds:>8.2f}{shown}{total:>8.2f}{cpu:>8.2f}  {'met' if met else 'missed'}", flush=True)
+            target = "met" if met else "missed" if valid else "invalid"
+            print(f"   {ruleset:<26}{prop:<28}{results[-1]['verdict']:<9}{seconds:>8.2f}{shown}{total:>8.2f}{cpu:>8.2f}  {target}", flush=True)
     if totals:
         print(f"   {len(totals)} proofs: median {statistics.median(totals):.2f} s, longest {max(totals):.2f} s;"
               f" {len(totals) - len(missed)} of {len(totals)} proved within {PROOF_TARGET_SECONDS:g} s"
               + (f"; not: {', '.join(missed)}" if missed else ""))
+        print(f"   certificates: {'every one valid' if not invalid else 'not valid: ' + ', '.join(invalid)} (`zoneproof certify`)")
         print(f"   CPU: median {statistics.median(cpus):.2f} s, longest {max(cpus):.2f} s;"
               f" {sum(c <= PROOF_TARGET_SECONDS for c in cpus)} of {len(cpus)} within {PROOF_TARGET_SECONDS:g} s")
 
