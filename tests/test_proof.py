@@ -134,6 +134,7 @@ def test_on_the_whole_game_the_lemmas_of_what_a_mulligan_owes_are_left_to_the_pr
     for name in ("mtg-current", "mtg-2015-bfz"):
         ruleset = load_ruleset(name)
         assert not owed & {p.id for p in lemmas(ruleset)} and owed <= {p.id for p in lemmas(ruleset, pregame=True)}
+    ruleset = load_ruleset("mtg-2015-bfz")  # the Vancouver mulligan owes no card: owed-bounded is the one that breaks
     system = TransitionSystem(ruleset, Scope(players=2, cards=1, depth=3))
     pool = [*lemmas(ruleset), *(p for p in lemmas(ruleset, pregame=True) if p.id in owed)]
     assert {p.id for p in _houdini(system, pool, 0, system.rule_values(), Budget.each(60))} & owed == {"owed-nonnegative"}

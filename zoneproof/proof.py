@@ -102,8 +102,9 @@ PREGAME_LEMMAS = (
 
 
 # The lemmas of LEMMAS that are not inductive on the whole game of a rule set with a pregame (the
-# mulligans' bound needs the hand's size, which needs PREGAME_LEMMAS; docs/proofs.md): they are
-# tried there only on the runs of the pregame's actions alone.
+# mulligans' bound needs the hand's size, which needs PREGAME_LEMMAS; without it the count may wrap,
+# and what a mulligan owes with it: docs/proofs.md): they are tried there only on the runs of the
+# pregame's actions alone.
 MULLIGAN_COUNTS = ("mulligans-bounded", "owed-nonnegative", "owed-bounded")
 
 
