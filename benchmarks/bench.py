@@ -403,7 +403,7 @@ def proofs_section(rulesets: list[str], cards: int, repeat: int, workdir: str, p
             if not met:
                 missed.append(f"{ruleset} {prop}")
             shown = f"{certified:>9.2f}" if certificate else f"{'-':>9}"
-            target = "met" if met else "missed" if valid else "invalid"
+            target = "invalid" if certificate and not valid else "met" if met else "missed"
             print(f"   {ruleset:<26}{prop:<28}{results[-1]['verdict']:<9}{seconds:>8.2f}{shown}{total:>8.2f}{cpu:>8.2f}  {target}", flush=True)
     if totals:
         print(f"   {len(totals)} proofs: median {statistics.median(totals):.2f} s, longest {max(totals):.2f} s;"
