@@ -324,10 +324,12 @@ CONCLUDED_AT = INDUCTION_SPAN + 2
 
 def induction_question(system: TransitionSystem, props, steps: int, facts: list, invariant) -> tuple[list, dict, dict]:
     """The induction's question over `steps` steps, to CONCLUDED_AT: its context (the steps, and the
-    lemmas `invariant` holding before the last), and for each property the violations assumed
-    away (it held on the states or steps before) and the one concluded about."""
+    lemmas `invariant` holding on every state, the last too: they are inductive, so the steps
+    make them hold there, and Z3 then rules out more of the last state sooner), and for each
+    property the violations assumed away (it held on the states or steps before) and the one
+    concluded about."""
     first = CONCLUDED_AT - steps
-    context = [*facts, *system.types(), *system.steps(first, CONCLUDED_AT), *held_at(system, invariant, range(first, CONCLUDED_AT))]
+    context = [*facts, *system.types(), *system.steps(first, CONCLUDED_AT), *held_at(system, invariant, range(first, CONCLUDED_AT + 1))]
     assumed = {p: [violated_at(system, p, k) for k in range(max(first_step(p) + 1, first), CONCLUDED_AT)] for p in props}
     return context, assumed, {p: violated_at(system, p, CONCLUDED_AT) for p in props}
 
