@@ -44,7 +44,7 @@ from ..semantics import HOOKS, PlayerUse, Target, spec
 from ..semantics.pregame import encode_may_look
 from ..semantics.step import Effect, SymbolicStep, Transition
 from ..semantics.visibility import encode_shown, encode_sees
-from ..terms import And, If, Implies, Not, Or, Renaming, Xor
+from ..terms import And, Eq, If, Implies, Not, Or, Renaming, Xor
 from .variables import ASSIGNED_FIELDS, DERIVED_FIELDS, Codes, StateVars, StepVars, record_variables, state_vars, step_vars
 
 K = ActionKind
@@ -330,10 +330,10 @@ class TransitionSystem:
             else:
                 self._whole_kind(step, kind, spec(kind).symbolic(step), pieces, uses)
         for c in range(len(self.slots)):
-            pieces.add(None, "pos", [Implies(a.card == codes.slot[c], And(
-                a.src_zone == s.zone[c], a.src_whose == s.whose[c], a.src_pos == s.pos[c],
-                a.dst_zone == s2.zone[c], a.dst_whose == s2.whose[c], a.dst_pos == s2.pos[c],
-                a.moves == Or(s2.zone[c] != s.zone[c], s2.whose[c] != s.whose[c]),
+            pieces.add(None, "pos", [Implies(Eq(a.card, codes.slot[c]), And(
+                Eq(a.src_zone, s.zone[c]), Eq(a.src_whose, s.whose[c]), Eq(a.src_pos, s.pos[c]),
+                Eq(a.dst_zone, s2.zone[c]), Eq(a.dst_whose, s2.whose[c]), Eq(a.dst_pos, s2.pos[c]),
+                Eq(a.moves, Or(s2.zone[c] != s.zone[c], s2.whose[c] != s.whose[c])),
             ))])
             bystander = And(single, a.card != codes.slot[c])
             for f in ASSIGNED_FIELDS:
@@ -341,7 +341,7 @@ class TransitionSystem:
                 for when, d, changes in uses["others"]:
                     if d == c and f in changes:
                         value = If(when, changes[f], value)
-                pieces.add(None, f, [Implies(bystander, s2.field(f, c) == value)])
+                pieces.add(None, f, [Implies(bystander, Eq(s2.field(f, c), value))])
         pieces.add(None, "order", self._order(step, uses))
         for f in filter(self.player_field_changes, PLAYER_FIELDS):
             changers = uses["players"].get(f, [])
@@ -361,10 +361,10 @@ class TransitionSystem:
         s, s2, a, codes = step.s, step.s2, step.a, self.codes
         for c in range(len(self.slots)):
             effect: Effect = spec(kind).symbolic(step, c)
-            target = a.card == codes.slot[c]
+            target = Eq(a.card, codes.slot[c])
             pieces.add(kind, GUARD, [Implies(target, And(effect.event, effect.outcome))])
             for f in ASSIGNED_FIELDS:
-                pieces.add(kind, f, [Implies(target, s2.field(f, c) == effect.values.get(f, s.field(f, c)))])
+                pieces.add(kind, f, [Implies(target, Eq(s2.field(f, c), effect.values.get(f, s.field(f, c))))])
             if effect.arrival is not None:
                 uses["arrivals"].append((And(step.kind_is(kind), target), effect.arrival.top, effect.arrival.bottom))
             uses["others"] += [(And(step.kind_is(kind), target), d, changes) for d, changes in effect.others.items()]
@@ -389,7 +389,7 @@ class TransitionSystem:
         pieces.add(kind, GUARD, [tr.guard, *tr.extra])
         for f in ASSIGNED_FIELDS:
             for c in range(n):
-                assigned = s2.field(f, c) == tr.objects.get(c, {}).get(f, s.field(f, c))
+                assigned = Eq(s2.field(f, c), tr.objects.get(c, {}).get(f, s.field(f, c)))
                 pieces.add(kind, f, [Implies(Not(permuted[c]), assigned) if f == "pos" and tr.permutations else assigned])
         for group in tr.permutations:  # the members take the positions 0..size-1 in some order
             size = codes.count(group)
