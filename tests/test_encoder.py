@@ -47,9 +47,10 @@ def test_rule_literals_are_named_by_rule_number():
 
 @pytest.mark.parametrize("name", builtin_names())
 def test_later_steps_are_the_first_step_renamed(name):
-    """Steps after the second are step 1 with its variables renamed: the very terms that building
-    each step anew gives (two players, and four in two teams; the pregame and the post-mulligan
-    look where the rule set has them), so that every check sees the same formula either way."""
+    """Steps after the second, and lint's question of an event left with no outcome there, are step
+    1's with the variables renamed: the very terms that building each anew gives (two players, and
+    four in two teams; the pregame and the post-mulligan look where the rule set has them), so that
+    every check sees the same formula either way."""
     ruleset = load_ruleset(name)
     for scope in (ruleset.scope_for(Scope(depth=3)), ruleset.scope_for(Scope(players=4, cards=1, depth=3, team_size=2))):
         encoding = TransitionSystem(ruleset, scope)
@@ -57,3 +58,4 @@ def test_later_steps_are_the_first_step_renamed(name):
             renamed, built = encoding.trans(t), encoding.built(t)
             assert len(renamed) == len(built)
             assert all(a.eq(b) for a, b in zip(renamed, built)), f"step {t} of {name} differs"
+            assert encoding.no_outcome(t).eq(encoding._no_outcome_built(t)), f"lint's conflict at step {t} of {name} differs"

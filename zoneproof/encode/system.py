@@ -510,7 +510,13 @@ class TransitionSystem:
         """At step t a single-target action applies to its target but the rules leave it no legal
         outcome. A position the player chooses (n of a graveyard or stack arrival) is fixed at the
         bottom, which always exists; put_into_library's n is part of the effect. The actions the
-        file declares as gaps (`[[gap]]`) are left out."""
+        file declares as gaps (`[[gap]]`) are left out. Past step 1, it is step 1's renamed, as the
+        steps are (`trans`)."""
+        if t > 1:
+            return self.formula(("no outcome", t), lambda: self.shifted([self.no_outcome(1)], t - 1)[0])
+        return self.formula(("no outcome", t), lambda: self._no_outcome_built(t))
+
+    def _no_outcome_built(self, t: int) -> z3.BoolRef:
         step = SymbolicStep(self, t)
         a = step.a
         gaps = [d.name for d in self.ruleset.gaps]
