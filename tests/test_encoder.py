@@ -47,10 +47,10 @@ def test_rule_literals_are_named_by_rule_number():
 
 @pytest.mark.parametrize("name", builtin_names())
 def test_later_steps_are_the_first_step_renamed(name):
-    """Steps after the second, and lint's question of an event left with no outcome there, are step
-    1's with the variables renamed: the very terms that building each anew gives (two players, and
-    four in two teams; the pregame and the post-mulligan look where the rule set has them), so that
-    every check sees the same formula either way."""
+    """Steps after the second, and lint's questions there (an event left with no outcome, a view
+    changed by a rule's removal), are step 1's with the variables renamed: the very terms that
+    building each anew gives (two players, and four in two teams; the pregame and the post-mulligan
+    look where the rule set has them), so that every check sees the same formula either way."""
     ruleset = load_ruleset(name)
     for scope in (ruleset.scope_for(Scope(depth=3)), ruleset.scope_for(Scope(players=4, cards=1, depth=3, team_size=2))):
         encoding = TransitionSystem(ruleset, scope)
@@ -59,3 +59,7 @@ def test_later_steps_are_the_first_step_renamed(name):
             assert len(renamed) == len(built)
             assert all(a.eq(b) for a, b in zip(renamed, built)), f"step {t} of {name} differs"
             assert encoding.no_outcome(t).eq(encoding._no_outcome_built(t)), f"lint's conflict at step {t} of {name} differs"
+        last = scope.depth - 1  # the only state here whose view is renamed
+        for rule in ruleset.in_force:
+            assert encoding.visibility_without(last, rule.id).eq(encoding._visibility_without_built(last, rule.id)), (
+                f"lint's view without {rule.id} at state {last} of {name} differs")

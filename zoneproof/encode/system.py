@@ -495,7 +495,13 @@ class TransitionSystem:
 
     def visibility_without(self, t: int, rule_id: str) -> z3.BoolRef:
         """Some player sees the face of some object in state t with the rule in force and not
-        without it, or the other way round (a rule that decides only who sees what changes no step)."""
+        without it, or the other way round (a rule that decides only who sees what changes no step).
+        Past state 1, it is state 1's renamed, as the steps are (`trans`)."""
+        if t > 1:
+            return self.formula(("view without", rule_id, t), lambda: self.shifted([self.visibility_without(1, rule_id)], t - 1)[0])
+        return self.formula(("view without", rule_id, t), lambda: self._visibility_without_built(t, rule_id))
+
+    def _visibility_without_built(self, t: int, rule_id: str) -> z3.BoolRef:
         off = (self.rule_literal[rule_id], self.codes.false)
         differ = []
         for p in range(self.players):
@@ -534,7 +540,7 @@ class TransitionSystem:
     # ---------------------------------------------------------------- who sees what
 
     def sees(self, t: int, player: int, c: int) -> z3.BoolRef:
-        return encode_sees(self, t, player, c)
+        return self.formula(("sees", t, player, c), lambda: encode_sees(self, t, player, c))
 
     def shown(self, t: int, player: int, c: int) -> z3.BoolRef:
         key = (t, player, c)
