@@ -45,13 +45,10 @@ def first_step(prop: Property) -> int:
 
 
 def violated_at(system: TransitionSystem, prop: Property, k: int) -> z3.BoolRef:
-    """The property fails at state k (an `always` property) or on the step into state k. Past the
-    first state or step, its formula there is its formula at 1 with the variables renamed
-    (`TransitionSystem.shifted`), as the steps are."""
+    """The property fails at state k (an `always` property) or on the step into state k: past the
+    first state or step, its formula at 1 renamed (`TransitionSystem.at_state`)."""
     at = k if prop.kind is PropertyKind.ALWAYS else k - 1
-    if at > 1:
-        return system.formula((prop, at), lambda: system.shifted([violated_at(system, prop, k - at + 1)], at - 1)[0])
-    return system.formula((prop, at), lambda: Not(evaluate(prop, SymbolicBackend(system, at), system.slots, system.players)))
+    return system.at_state(prop, at, lambda t: Not(evaluate(prop, SymbolicBackend(system, t), system.slots, system.players)))
 
 
 def held_at(system: TransitionSystem, props, states) -> list[z3.BoolRef]:

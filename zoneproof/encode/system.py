@@ -123,7 +123,6 @@ class TransitionSystem:
         self._steps: list[StepVars] = []
         self._sizes: dict = {}
         self._pairs: dict = {}
-        self._shown: dict = {}
         self._positions: dict = {}
         self._trans: dict[int, list] = {}
         self._pieces: dict[int, Pieces] = {}
@@ -279,6 +278,14 @@ class TransitionSystem:
         if key not in self._formulas:
             self._formulas[key] = build()
         return self._formulas[key]
+
+    def at_state(self, key: Hashable, t: int, build: Callable[[int], z3.BoolRef]) -> z3.BoolRef:
+        """`build(t)` for a formula of state t (and the step from it, and the state it leads to),
+        built once per key and t (`formula`); past 1, the formula at 1 with the variables renamed
+        (`shifted`), as the steps are (`trans`)."""
+        if t > 1:
+            return self.formula((key, t), lambda: self.shifted([self.at_state(key, 1, build)], t - 1)[0])
+        return self.formula((key, t), lambda: build(t))
 
     def steps(self, start: int, stop: int) -> list:
         """The constraints of steps start .. stop - 1, in order."""
@@ -495,11 +502,8 @@ class TransitionSystem:
 
     def visibility_without(self, t: int, rule_id: str) -> z3.BoolRef:
         """Some player sees the face of some object in state t with the rule in force and not
-        without it, or the other way round (a rule that decides only who sees what changes no step).
-        Past state 1, it is state 1's renamed, as the steps are (`trans`)."""
-        if t > 1:
-            return self.formula(("view without", rule_id, t), lambda: self.shifted([self.visibility_without(1, rule_id)], t - 1)[0])
-        return self.formula(("view without", rule_id, t), lambda: self._visibility_without_built(t, rule_id))
+        without it, or the other way round (a rule that decides only who sees what changes no step)."""
+        return self.at_state(("view without", rule_id), t, lambda at: self._visibility_without_built(at, rule_id))
 
     def _visibility_without_built(self, t: int, rule_id: str) -> z3.BoolRef:
         off = (self.rule_literal[rule_id], self.codes.false)
@@ -516,11 +520,8 @@ class TransitionSystem:
         """At step t a single-target action applies to its target but the rules leave it no legal
         outcome. A position the player chooses (n of a graveyard or stack arrival) is fixed at the
         bottom, which always exists; put_into_library's n is part of the effect. The actions the
-        file declares as gaps (`[[gap]]`) are left out. Past step 1, it is step 1's renamed, as the
-        steps are (`trans`)."""
-        if t > 1:
-            return self.formula(("no outcome", t), lambda: self.shifted([self.no_outcome(1)], t - 1)[0])
-        return self.formula(("no outcome", t), lambda: self._no_outcome_built(t))
+        file declares as gaps (`[[gap]]`) are left out."""
+        return self.at_state("no outcome", t, self._no_outcome_built)
 
     def _no_outcome_built(self, t: int) -> z3.BoolRef:
         step = SymbolicStep(self, t)
@@ -543,10 +544,7 @@ class TransitionSystem:
         return self.formula(("sees", t, player, c), lambda: encode_sees(self, t, player, c))
 
     def shown(self, t: int, player: int, c: int) -> z3.BoolRef:
-        key = (t, player, c)
-        if key not in self._shown:
-            self._shown[key] = encode_shown(self, t, player, c)
-        return self._shown[key]
+        return self.formula(("shown", t, player, c), lambda: encode_shown(self, t, player, c))
 
     def may_look(self, t: int, player) -> z3.BoolRef:
         return encode_may_look(self, t, player)
