@@ -395,22 +395,25 @@ def _actions(steps) -> list[Action]:
     return [s.action for s in steps]
 
 
-def _violates(prop: Property, space: StateSpace, world: World, actions: list[Action]) -> tuple[int, tuple[Step, ...]] | None:
-    """The depth at which the run of `actions` (`_replayed`) first fails the property, and its
-    steps to there; None when it does not fail it."""
+def _violates(prop: Property, space: StateSpace, world: World, actions: list[Action], replays: dict | None = None,
+              ) -> tuple[int, tuple[Step, ...]] | None:
+    """The depth at which the run of `actions` (`_replayed`, `replays` as there) first fails the
+    property, and its steps to there; None when it does not fail it."""
     initial = space.start_state
-    steps = _replayed(space, world, actions)
+    steps = _replayed(space, world, actions, replays)
     k = first_violation(world, prop, initial, steps)
     return None if k is None else (k, steps[:k])
 
 
-def _decides_last(without: RuleSet, space: StateSpace, world: World, actions: list[Action]) -> tuple[int, tuple[Step, ...]] | None:
-    """The depth of the last action's state in the run of the actions before it (`_replayed`) when
-    the last action has another outcome without the rule, with the run's steps (the last as
-    the rules in force have it, or, where they refuse it, as it is without the rule); else None."""
+def _decides_last(without: RuleSet, space: StateSpace, world: World, actions: list[Action], replays: dict | None = None,
+                  ) -> tuple[int, tuple[Step, ...]] | None:
+    """The depth of the last action's state in the run of the actions before it (`_replayed`,
+    `replays` as there) when the last action has another outcome without the rule, with the run's
+    steps (the last as the rules in force have it, or, where they refuse it, as it is without the
+    rule); else None."""
     if not actions:
         return None
-    steps = _replayed(space, world, actions[:-1])
+    steps = _replayed(space, world, actions[:-1], replays)
     before = steps[-1].state if steps else space.start_state
     last = actions[-1]
     with_rule, without_rule = _step_or_none(world, before, last), _step_or_none(replace(world, ruleset=without), before, last)
@@ -419,15 +422,20 @@ def _decides_last(without: RuleSet, space: StateSpace, world: World, actions: li
     return len(steps), (*steps, with_rule or without_rule)
 
 
-def _replayed(space: StateSpace, world: World, actions: list[Action]) -> tuple[Step, ...]:
+def _replayed(space: StateSpace, world: World, actions: list[Action], replays: dict | None = None) -> tuple[Step, ...]:
     """The steps of the actions from the start, where an action the interpreter refuses is
     replaced by the first legal one of its kind (its player's first), or left out when its kind
     has none: a witness shrinks further when leaving a step out may change which card a later
-    step takes, or make a later step pointless."""
+    step takes, or make a later step pointless. `replays` (a tree of the runs replayed before in
+    `world`: each action to its step, None where it was left out, and the tree of what came
+    after it) gives the steps of a run's beginning already replayed, and keeps the new ones."""
     steps: list[Step] = []
     state = space.start_state
+    after = replays if replays is not None else {}
     for action in actions:
-        step = _step_or_none(world, state, action) or _replacement(space, world, state, action)
+        if action not in after:
+            after[action] = (_step_or_none(world, state, action) or _replacement(space, world, state, action), {})
+        step, after = after[action]
         if step is not None:
             steps.append(step)
             state = step.state
@@ -444,14 +452,16 @@ def _replacement(space: StateSpace, world: World, state: GameState, action: Acti
     return None
 
 
-def _differs_last(kind: ActionKind, refusing: RuleSet, space: StateSpace, world: World, actions: list[Action]) -> tuple[int, tuple[Step, ...]] | None:
-    """The depth of the last action's state when the run of the actions before it (`_replayed`) is
+def _differs_last(kind: ActionKind, refusing: RuleSet, space: StateSpace, world: World, actions: list[Action],
+                  replays: dict | None = None) -> tuple[int, tuple[Step, ...]] | None:
+    """The depth of the last action's state when the run of the actions before it (`_replayed`,
+    `replays` as there) is
     the same under `refusing` and the last, of `kind`, is allowed in `world` and not alike under
     `refusing`, with the run's steps in `world`; else None."""
     if not actions or actions[-1].kind is not kind:
         return None
     other = replace(world, ruleset=refusing)
-    steps = _replayed(space, world, actions[:-1])
+    steps = _replayed(space, world, actions[:-1], replays)
     states = [space.start_state, *(s.state for s in steps)]
     if any(_state(_step_or_none(other, states[i], step.action)) != step.state for i, step in enumerate(steps)):
         return None
@@ -479,15 +489,16 @@ def _shrunk(space: StateSpace, world: World, name: str, actions: list[Action], r
     """A witness of the run of `actions`, with the actions left out that it does without, as
     delta debugging does it: runs of actions, halving their length down to one, are each tried
     without, until none can go; `reached(world, actions)` must still give the witness's depth and
-    steps."""
-    depth, steps = reached(world, actions)
+    steps (`replays`: as `_replayed` takes it, shared by every run tried)."""
+    replays: dict = {}
+    depth, steps = reached(world, actions, replays)
     actions, shorter = _actions(steps), True
     while shorter:
         shorter, size = False, max(1, len(actions) // 2)
         while size >= 1:
             i = len(actions) - size
             while i >= 0:
-                found = reached(world, actions[:i] + actions[i + size:])
+                found = reached(world, actions[:i] + actions[i + size:], replays)
                 if found is None:
                     i -= 1
                     continue

@@ -104,6 +104,42 @@ class Renaming:
         return [z3.BoolRef(z3core.Z3_substitute(ctx.ref(), term.ast, self.count, self.sources, self.targets), ctx) for term in terms]
 
 
+def _unchecked(wrapper):
+    """The C function a z3core wrapper calls, without the wrapper's look at the error code after the
+    call (the wrapper itself where z3py does not keep it as its default argument)."""
+    kept = (wrapper.__defaults__ or (None,))[-1]
+    return getattr(kept, "f", wrapper)
+
+
+# What constant_names asks of each term: questions about terms that exist, which cannot fail.
+_QUERIES = tuple(_unchecked(f) for f in (z3core.Z3_get_ast_id, z3core.Z3_get_ast_kind, z3core.Z3_get_app_num_args, z3core.Z3_get_app_arg,
+                                          z3core.Z3_get_app_decl, z3core.Z3_get_decl_kind, z3core.Z3_get_decl_name, z3core.Z3_get_symbol_string))
+
+
+def equated_variables(term: z3.BoolRef) -> tuple[str, str] | None:
+    """The names of x and y where the term is `x == y` for two variables, or `c -> x == y`; ("", "")
+    where it is `true`, `x == x` for any x, or either under an implication; None otherwise. Asked
+    through the C API, as `constant_names` asks."""
+    ast_id, ast_kind, num_args, arg, app_decl, decl_kind, decl_name, symbol = _QUERIES
+    ctx, ast = term.ctx.ref(), term.as_ast()
+
+    def kind(x) -> int | None:
+        return decl_kind(ctx, app_decl(ctx, x)) if ast_kind(ctx, x) == z3.Z3_APP_AST else None
+
+    if kind(ast) == z3.Z3_OP_IMPLIES:
+        ast = arg(ctx, ast, 1)
+    if kind(ast) == z3.Z3_OP_TRUE:
+        return "", ""
+    if kind(ast) != z3.Z3_OP_EQ:
+        return None
+    left, right = arg(ctx, ast, 0), arg(ctx, ast, 1)
+    if ast_id(ctx, left) == ast_id(ctx, right):
+        return "", ""
+    if any(kind(x) != z3.Z3_OP_UNINTERPRETED or num_args(ctx, x) for x in (left, right)):
+        return None
+    return tuple(symbol(ctx, decl_name(ctx, app_decl(ctx, x))).decode() for x in (left, right))
+
+
 def constant_names(terms: Iterable, memo: dict | None = None) -> set[str]:
     """The names of the variables (uninterpreted constants) that occur in the terms, walked through
     the C API: several times faster than z3py's `children()`, which wraps every subterm it meets.
@@ -116,27 +152,28 @@ def constant_names(terms: Iterable, memo: dict | None = None) -> set[str]:
     ctx = terms[0].ctx.ref()
     memo = {} if memo is None else memo
     memo.setdefault("walked", []).extend(terms)
+    ast_id, ast_kind, num_args, arg, app_decl, decl_kind, decl_name, symbol = _QUERIES
     names: set[str] = set()
     for term in terms:
         root = term.as_ast()
         pending = [(root, False)]
         while pending:
             ast, children_done = pending.pop()
-            key = z3core.Z3_get_ast_id(ctx, ast)
+            key = ast_id(ctx, ast)
             if key in memo:
                 continue
-            if z3core.Z3_get_ast_kind(ctx, ast) != z3.Z3_APP_AST:
+            if ast_kind(ctx, ast) != z3.Z3_APP_AST:
                 memo[key] = frozenset()
                 continue
-            args = [z3core.Z3_get_app_arg(ctx, ast, i) for i in range(z3core.Z3_get_app_num_args(ctx, ast))]
+            args = [arg(ctx, ast, i) for i in range(num_args(ctx, ast))]
             if not args:
-                decl = z3core.Z3_get_app_decl(ctx, ast)
-                uninterpreted = z3core.Z3_get_decl_kind(ctx, decl) == z3.Z3_OP_UNINTERPRETED
-                memo[key] = frozenset([z3core.Z3_get_symbol_string(ctx, z3core.Z3_get_decl_name(ctx, decl))] if uninterpreted else ())
+                decl = app_decl(ctx, ast)
+                uninterpreted = decl_kind(ctx, decl) == z3.Z3_OP_UNINTERPRETED
+                memo[key] = frozenset([symbol(ctx, decl_name(ctx, decl)).decode()] if uninterpreted else ())
             elif children_done:
-                memo[key] = frozenset().union(*(memo[z3core.Z3_get_ast_id(ctx, x)] for x in args))
+                memo[key] = frozenset().union(*(memo[ast_id(ctx, x)] for x in args))
             else:
                 pending.append((ast, True))
                 pending.extend((x, False) for x in args)
-        names |= memo[z3core.Z3_get_ast_id(ctx, root)]
+        names |= memo[ast_id(ctx, root)]
     return names

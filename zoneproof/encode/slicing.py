@@ -20,7 +20,7 @@ import z3
 from ..model import PREGAME_ACTIONS, ActionKind
 from ..properties import Property, PropertyKind
 from ..solver import Answer, check, new_solver, units_for
-from ..terms import Not, constant_names
+from ..terms import Not, constant_names, equated_variables
 from .backend import SymbolicBackend
 from .system import GUARD, Slice, TransitionSystem
 from .variables import ASSIGNED_FIELDS
@@ -73,19 +73,11 @@ def rules_deciding_each(system: TransitionSystem) -> dict[ActionKind, frozenset[
 def _is_frame(term) -> bool:
     """`x@t+1 == x@t` for one variable, possibly under an implication: a part left as it was (or one
     that is a constant for some slots, such as `copy` for a card, which no step can change)."""
-    if z3.is_implies(term):
-        term = term.arg(1)
-    if z3.is_true(term):
-        return True
-    if not z3.is_eq(term):
+    names = equated_variables(term)
+    if names is None:
         return False
-    left, right = term.arg(0), term.arg(1)
-    if left.eq(right):
-        return True
-    if not (z3.is_const(left) and z3.is_const(right)):
-        return False
-    a, b = left.decl().name(), right.decl().name()
-    return a.split("@")[0] == b.split("@")[0] and a != b
+    a, b = names
+    return a == b == "" or (a.split("@")[0] == b.split("@")[0] and a != b)
 
 
 class Dependencies:

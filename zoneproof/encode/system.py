@@ -128,6 +128,7 @@ class TransitionSystem:
         self._pieces: dict[int, Pieces] = {}
         self._formulas: dict = {}
         self._shifts: dict[int, Renaming] = {}
+        self._listed: dict[tuple[str, int], list] = {}
 
     @property
     def structure(self) -> tuple:
@@ -303,10 +304,18 @@ class TransitionSystem:
         """Terms that read states 0 to 2 and steps 0 and 1 (step 1's constraints, a property's
         formula at state or step 1), with every state's and step's variables moved `shift` on."""
         if shift not in self._shifts:
-            records = [(self.state(i), self.state(i + shift)) for i in (0, 1, 2)]
-            records += [(self.step(i), self.step(i + shift)) for i in (0, 1)]
-            self._shifts[shift] = Renaming([pair for old, new in records for pair in zip(record_variables(old), record_variables(new))])
+            records = [(self._variables(self.state, i), self._variables(self.state, i + shift)) for i in (0, 1, 2)]
+            records += [(self._variables(self.step, i), self._variables(self.step, i + shift)) for i in (0, 1)]
+            self._shifts[shift] = Renaming([pair for old, new in records for pair in zip(old, new)])
         return self._shifts[shift](terms)
+
+    def _variables(self, record: Callable[[int], StateVars | StepVars], t: int) -> list:
+        """The variables of state or step t (`record` is `state` or `step`), listed once per record:
+        every renaming from or to it lists them."""
+        key = (record.__name__, t)
+        if key not in self._listed:
+            self._listed[key] = record_variables(record(t))
+        return self._listed[key]
 
     def _assemble(self, pieces: Pieces) -> list:
         """The constraints the slice keeps: each kept action's guard and kept parts, under its
