@@ -74,3 +74,36 @@ def test_bit_vectors_of_two_widths_are_refused_as_z3py_refuses_them():
         terms.Eq(BITS[0], wide)
     with pytest.raises(z3.Z3Exception):
         BITS[0] == wide  # noqa: B015
+
+
+def z3py_names(term) -> set[str]:
+    """The variables of the term, as z3py's own traversal finds them."""
+    if z3.is_const(term) and term.decl().kind() == z3.Z3_OP_UNINTERPRETED:
+        return {term.decl().name()}
+    return set().union(*(z3py_names(x) for x in term.children())) if z3.is_app(term) else set()
+
+
+@given(st.lists(bool_terms, min_size=1, max_size=3))
+def test_the_variables_z3py_finds(trees):
+    built = [build(tree, z3) for tree in trees]
+    assert terms.constant_names(built) == set().union(*map(z3py_names, built))
+    memo: dict = {}
+    assert set().union(*(terms.constant_names([b], memo) for b in built)) == set().union(*map(z3py_names, built))
+
+
+@given(bool_terms, st.booleans())
+def test_equated_variables_as_z3py_reads_the_term(tree, implied):
+    term = build(tree, z3)
+    term = z3.Implies(BOOLS[0], term) if implied else term
+    body = term.arg(1) if z3.is_implies(term) else term
+    if z3.is_true(body) or (z3.is_eq(body) and body.arg(0).eq(body.arg(1))):
+        expected = ("", "")
+    elif z3.is_eq(body) and all(z3.is_const(x) and x.decl().kind() == z3.Z3_OP_UNINTERPRETED for x in body.children()):
+        expected = (body.arg(0).decl().name(), body.arg(1).decl().name())
+    else:
+        expected = None
+    assert terms.equated_variables(term) == expected
+
+
+def test_the_walks_call_z3s_c_functions():
+    assert all(type(f).__name__ == "_FuncPtr" for f in terms._QUERIES)

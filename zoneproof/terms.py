@@ -113,7 +113,7 @@ def _unchecked(wrapper):
 
 # What constant_names asks of each term: questions about terms that exist, which cannot fail.
 _QUERIES = tuple(_unchecked(f) for f in (z3core.Z3_get_ast_id, z3core.Z3_get_ast_kind, z3core.Z3_get_app_num_args, z3core.Z3_get_app_arg,
-                                          z3core.Z3_get_app_decl, z3core.Z3_get_decl_kind, z3core.Z3_get_decl_name, z3core.Z3_get_symbol_string))
+                                          z3core.Z3_get_app_decl, z3core.Z3_get_decl_kind, z3core.Z3_get_decl_name, z3core.Z3_get_symbol_string_bytes))
 
 
 def equated_variables(term: z3.BoolRef) -> tuple[str, str] | None:
