@@ -455,9 +455,8 @@ def _replacement(space: StateSpace, world: World, state: GameState, action: Acti
 def _differs_last(kind: ActionKind, refusing: RuleSet, space: StateSpace, world: World, actions: list[Action],
                   replays: dict | None = None) -> tuple[int, tuple[Step, ...]] | None:
     """The depth of the last action's state when the run of the actions before it (`_replayed`,
-    `replays` as there) is
-    the same under `refusing` and the last, of `kind`, is allowed in `world` and not alike under
-    `refusing`, with the run's steps in `world`; else None."""
+    `replays` as there) is the same under `refusing` and the last, of `kind`, is allowed in `world`
+    and not alike under `refusing`, with the run's steps in `world`; else None."""
     if not actions or actions[-1].kind is not kind:
         return None
     other = replace(world, ruleset=refusing)

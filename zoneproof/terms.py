@@ -111,7 +111,7 @@ def _unchecked(wrapper):
     return getattr(kept, "f", wrapper)
 
 
-# What constant_names asks of each term: questions about terms that exist, which cannot fail.
+# What the walks of terms (constant_names, equated_variables) ask: questions about terms that exist, which cannot fail.
 _QUERIES = tuple(_unchecked(f) for f in (z3core.Z3_get_ast_id, z3core.Z3_get_ast_kind, z3core.Z3_get_app_num_args, z3core.Z3_get_app_arg,
                                           z3core.Z3_get_app_decl, z3core.Z3_get_decl_kind, z3core.Z3_get_decl_name, z3core.Z3_get_symbol_string_bytes))
 
