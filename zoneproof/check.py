@@ -327,18 +327,21 @@ def _base_case_first(deepening: Deepening, prover: "_Prover", props: list[Proper
     of every property; the induction over one step of the candidates it leaves; the second step
     of the rest; the bounded check of the rest to the depth bound; then the induction over two
     steps of the candidates still open, with those proved over one (proved: they hold at every
-    depth). A candidate the induction over one step leaves is mostly one the removal breaks
-    deeper, which the bounded check finds, and the question over two steps, the dearer, is then
-    not asked (docs/speed.md)."""
+    depth), those the bounded check left without an answer deeper included. A candidate the
+    induction over one step leaves is mostly one the removal breaks deeper, which the bounded
+    check finds, and the question over two steps, the dearer, is then not asked (docs/speed.md)."""
     shorter, longer = min(depth, INDUCTION_STEPS[0]), min(depth, INDUCTION_STEPS[-1])
     outcomes = deepening.first_violations(dict.fromkeys(props, shorter), budget())
     open_ = lambda p: not outcomes[p].violated and not outcomes[p].unknown  # noqa: E731
     proofs = prover.proved([p for p in candidates if open_(p)], forms=INDUCTION_STEPS[:1])
     outcomes |= deepening.first_violations({p: longer for p in props if open_(p) and p not in proofs}, budget(), start=shorter + 1)
+    based = dict(outcomes)  # the base case of a proof over two steps
     outcomes |= deepening.first_violations({p: depth for p in props if open_(p) and p not in proofs}, budget(), start=longer + 1)
-    unproved = [p for p in candidates if open_(p) and p not in proofs]
+    unproved = [p for p in candidates if p not in proofs and not based[p].violated and not based[p].unknown and not outcomes[p].violated]
     if unproved:
-        proofs |= {p: proof for p, proof in prover.proved([*proofs, *unproved], forms=INDUCTION_STEPS[-1:]).items() if p not in proofs}
+        proved = {p: proof for p, proof in prover.proved([*proofs, *unproved], forms=INDUCTION_STEPS[-1:]).items() if p not in proofs}
+        proofs |= proved
+        outcomes |= {p: based[p] for p in proved if outcomes[p].unknown}  # no answer deeper: the proof answers for every depth
     return outcomes, proofs
 
 
