@@ -332,12 +332,13 @@ def _base_case_first(deepening: Deepening, prover: "_Prover", props: list[Proper
     check finds, and the question over two steps, the dearer, is then not asked (docs/speed.md)."""
     shorter, longer = min(depth, INDUCTION_STEPS[0]), min(depth, INDUCTION_STEPS[-1])
     outcomes = deepening.first_violations(dict.fromkeys(props, shorter), budget())
-    open_ = lambda p: not outcomes[p].violated and not outcomes[p].unknown  # noqa: E731
+    clean = lambda outcome: not outcome.violated and not outcome.unknown  # noqa: E731
+    open_ = lambda p: clean(outcomes[p])  # noqa: E731
     proofs = prover.proved([p for p in candidates if open_(p)], forms=INDUCTION_STEPS[:1])
     outcomes |= deepening.first_violations({p: longer for p in props if open_(p) and p not in proofs}, budget(), start=shorter + 1)
     based = dict(outcomes)  # the base case of a proof over two steps
     outcomes |= deepening.first_violations({p: depth for p in props if open_(p) and p not in proofs}, budget(), start=longer + 1)
-    unproved = [p for p in candidates if p not in proofs and not based[p].violated and not based[p].unknown and not outcomes[p].violated]
+    unproved = [p for p in candidates if p not in proofs and clean(based[p]) and not outcomes[p].violated]
     if unproved:
         proved = {p: proof for p, proof in prover.proved([*proofs, *unproved], forms=INDUCTION_STEPS[-1:]).items() if p not in proofs}
         proofs |= proved

@@ -120,7 +120,7 @@ def equated_variables(term: z3.BoolRef) -> tuple[str, str] | None:
     """The names of x and y where the term is `x == y` for two variables, or `c -> x == y`; ("", "")
     where it is `true`, `x == x` for any x, or either under an implication; None otherwise. Asked
     through the C API, as `constant_names` asks."""
-    ast_id, ast_kind, num_args, arg, app_decl, decl_kind, decl_name, symbol = _QUERIES
+    ast_id, ast_kind, num_args, arg, app_decl, decl_kind, _, _ = _QUERIES
     ctx, ast = term.ctx.ref(), term.as_ast()
 
     def kind(x) -> int | None:
@@ -135,9 +135,16 @@ def equated_variables(term: z3.BoolRef) -> tuple[str, str] | None:
     left, right = arg(ctx, ast, 0), arg(ctx, ast, 1)
     if ast_id(ctx, left) == ast_id(ctx, right):
         return "", ""
-    if any(kind(x) != z3.Z3_OP_UNINTERPRETED or num_args(ctx, x) for x in (left, right)):
-        return None
-    return tuple(symbol(ctx, decl_name(ctx, app_decl(ctx, x))).decode() for x in (left, right))
+    names = tuple(_uninterpreted_name(ctx, x) if ast_kind(ctx, x) == z3.Z3_APP_AST and not num_args(ctx, x) else None for x in (left, right))
+    return None if None in names else names
+
+
+def _uninterpreted_name(ctx, ast) -> str | None:
+    """The name of the function an application applies where it is uninterpreted (for an
+    application of no arguments, a variable); None for any other function."""
+    _, _, _, _, app_decl, decl_kind, decl_name, symbol = _QUERIES
+    decl = app_decl(ctx, ast)
+    return symbol(ctx, decl_name(ctx, decl)).decode() if decl_kind(ctx, decl) == z3.Z3_OP_UNINTERPRETED else None
 
 
 def constant_names(terms: Iterable, memo: dict | None = None) -> set[str]:
@@ -152,7 +159,7 @@ def constant_names(terms: Iterable, memo: dict | None = None) -> set[str]:
     ctx = terms[0].ctx.ref()
     memo = {} if memo is None else memo
     memo.setdefault("walked", []).extend(terms)
-    ast_id, ast_kind, num_args, arg, app_decl, decl_kind, decl_name, symbol = _QUERIES
+    ast_id, ast_kind, num_args, arg = _QUERIES[:4]
     names: set[str] = set()
     for term in terms:
         root = term.as_ast()
@@ -167,9 +174,8 @@ def constant_names(terms: Iterable, memo: dict | None = None) -> set[str]:
                 continue
             args = [arg(ctx, ast, i) for i in range(num_args(ctx, ast))]
             if not args:
-                decl = app_decl(ctx, ast)
-                uninterpreted = decl_kind(ctx, decl) == z3.Z3_OP_UNINTERPRETED
-                memo[key] = frozenset([symbol(ctx, decl_name(ctx, decl)).decode()] if uninterpreted else ())
+                name = _uninterpreted_name(ctx, ast)
+                memo[key] = frozenset(() if name is None else [name])
             elif children_done:
                 memo[key] = frozenset().union(*(memo[ast_id(ctx, x)] for x in args))
             else:
