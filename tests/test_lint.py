@@ -194,8 +194,7 @@ def test_coverage_asks_a_removal_only_of_the_properties_whose_checks_read_its_ru
     verdicts, which are the ones a check without the rule gives."""
     from dataclasses import replace
 
-    from zoneproof.check import _int_reach, _properties_reading, check_properties, check_removals
-    from zoneproof.encode.system import TransitionSystem
+    from zoneproof.check import _intact_checks, check_properties, check_removals
     from zoneproof.model import Scope
     from zoneproof.properties import stock_properties
     from zoneproof.ruleset import load_ruleset
@@ -203,15 +202,60 @@ def test_coverage_asks_a_removal_only_of_the_properties_whose_checks_read_its_ru
     mtg = load_ruleset("mtg-current")
     props = [p for p in stock_properties() if p.id in ("owner-zones", "hidden-zones", "tokens", "mulligan-hand-size")]
     scope = replace(Scope(), cards=1, depth=3)
-    system = TransitionSystem(mtg, mtg.scope_for(scope), _int_reach(props, mtg.scope_for(scope)))
-    reading = _properties_reading(system, props, ["400.2", "405.5", "400.3"])
-    assert {rule: sorted(p.id for p in read) for rule, read in reading.items()} == {
+    intact = _intact_checks(mtg, props, mtg.scope_for(scope), 0, 60.0)
+    assert {rule: sorted(p.id for p in intact.asked_of(rule)) for rule in ["400.2", "405.5", "400.3"]} == {
         "400.2": ["hidden-zones"], "405.5": ["hidden-zones", "owner-zones", "tokens"], "400.3": sorted(p.id for p in props)}
     found = check_removals(mtg, ["400.2", "405.5"], props, scope)
     shown = lambda results: [(r.prop.id, r.verdict.value, r.depth) for r in results]  # noqa: E731
     for rule in ("400.2", "405.5"):
         assert shown(found.removed[rule]) == shown(check_properties(mtg.without([rule]), props, scope))
         assert [r.ruleset.removed for r in found.removed[rule]] == [(rule,)] * len(props)
+
+
+def test_coverage_gives_the_same_matrix_with_one_job_or_with_a_task_per_removal(run):
+    """With more than one job each removal is a task of its own, taken by whichever worker is free;
+    the matrix is the one a single process gives, but for the seconds."""
+    args = ("coverage", "berserk", "-p", "owner-zones", "-p", "tokens", "--cards", "1", "--depth", "3", "--format", "json")
+    one, two = run(*args, "--jobs", "1"), run(*args, "--jobs", "2")
+
+    def without_seconds(value):
+        if isinstance(value, dict):
+            return {k: without_seconds(v) for k, v in value.items() if k != "seconds"}
+        return [without_seconds(v) for v in value] if isinstance(value, list) else value
+
+    assert one[0] == two[0]
+    assert without_seconds(json_records(one[1])) == without_seconds(json_records(two[1]))
+    rows = json_records(one[1])[0]["rules"]
+    verdicts = {cell["verdict"] for row in rows for cell in row["results"].values()}
+    assert {"violated", "proved"} <= verdicts
+
+
+def test_a_process_checks_the_intact_rule_set_once_for_the_removals_it_is_given_in_turn(monkeypatch):
+    """A worker given removals one at a time checks the unmodified rule set with the first and keeps
+    it: the removals' results are those of one call for all of them."""
+    from dataclasses import replace
+
+    from zoneproof import check
+    from zoneproof.model import Scope
+    from zoneproof.properties import stock_properties
+    from zoneproof.ruleset import load_ruleset
+
+    mtg = load_ruleset("mtg-current")
+    props = [p for p in stock_properties() if p.id in ("owner-zones", "stack-lifo", "tokens")]
+    scope = replace(Scope(), cards=1, depth=3)
+    together = check.check_removals(mtg, ["400.3", "405.5"], props, scope)
+    monkeypatch.setattr(check, "_intact_found", {})
+    asked = []
+    each_checked = check._each_checked
+    monkeypatch.setattr(check, "_each_checked", lambda ruleset, *args, **kw: asked.append(ruleset.removed) or each_checked(ruleset, *args, **kw))
+    first, second = (check.check_removals(mtg, [rule], props, scope) for rule in ("400.3", "405.5"))
+    assert asked == [(), ("400.3",), ("405.5",)]
+    shown = lambda results: [(r.prop.id, r.verdict.value, r.depth) for r in results]  # noqa: E731
+    assert shown(first.baseline) == shown(second.baseline) == shown(together.baseline)
+    assert {**first.removed, **second.removed}.keys() == together.removed.keys()
+    for rule, results in together.removed.items():
+        assert shown({**first.removed, **second.removed}[rule]) == shown(results)
+    assert any(r.verdict.value == "violated" for results in together.removed.values() for r in results)
 
 
 def test_coverage_gives_each_removal_the_verdicts_and_depths_of_a_check_without_the_rule():

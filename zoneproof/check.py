@@ -6,6 +6,7 @@ a checker bug and comes back as verdict ERROR with what differed.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
@@ -451,34 +452,71 @@ class Removals:
 def check_removals(ruleset: RuleSet, rule_ids: list[str], props: list[Property], scope: Scope, seed: int = 0,
                    timeout: float = 60.0) -> Removals:
     """check_properties of the rule set, then of `ruleset.without([rule])` for each rule, over one
-    transition system (its steps are built once; the rules in force are each check's facts). An
-    interrupt raises Interrupted with the Removals found before it."""
+    transition system (its steps are built once; the rules in force are each check's facts). The
+    rule set's own checks are kept by the process for its next call with the same arguments
+    (`_intact_checks`), so that coverage can give its removals out one at a time. An interrupt
+    raises Interrupted with the Removals found before it."""
     scope = ruleset.scope_for(scope)
-    system = TransitionSystem(ruleset, scope, _int_reach(props, scope))
-    baseline: tuple[CheckResult, ...] | None = None
     results: dict[str, list[CheckResult]] = {}
     try:
-        baseline = tuple(_each_checked(ruleset, props, scope, seed, timeout, system, explicit_first=False))
-        applicable = [r.prop for r in baseline if r.verdict.holds]
-        intact = Intact.of(ruleset, applicable, scope, system, seed, Budget.phase(timeout)) if scope.depth >= INDUCTION_FROM_DEPTH else None
-        reading = _properties_reading(system, applicable, rule_ids)
-        held = {r.prop: r for r in baseline}
+        start = _intact_checks(ruleset, props, scope, seed, timeout)
+    except KeyboardInterrupt as e:
+        raise Interrupted(Removals(None, results)) from e
+    held = {r.prop: r for r in start.baseline}
+    try:
         for rule_id in rule_ids:
             without = ruleset.without([rule_id])
-            asked = [p for p in applicable if p in reading[rule_id]]
-            checked = {r.prop: r for r in _each_checked(without, asked, scope, seed, timeout, system, intact, False)}
-            results[rule_id] = [checked.get(p) or replace(held[p], ruleset=without, seconds=0.0) for p in applicable]
+            checked = {r.prop: r for r in _each_checked(without, start.asked_of(rule_id), scope, seed, timeout, start.system, start.lemmas, False)}
+            results[rule_id] = [checked.get(p) or replace(held[p], ruleset=without, seconds=0.0) for p in start.applicable]
     except KeyboardInterrupt as e:
-        raise Interrupted(Removals(baseline, results)) from e
-    return Removals(baseline, results)
+        raise Interrupted(Removals(start.baseline, results)) from e
+    return Removals(start.baseline, results)
 
 
-def _properties_reading(system: TransitionSystem, props: list[Property], rule_ids: list[str]) -> dict[str, set[Property]]:
-    """For each rule, the properties whose checks read its literal: those checked on a system
-    (the whole game's, or the pregame's for a property only a pregame action can violate:
-    `_each_checked`) whose start of a game or steps read it, and those whose formula does (a rule
-    of visibility that only `sees` reads). A rule a check does not read leaves its questions as
-    they were with the rule in force, so its removal changes none of its verdicts."""
+@dataclass(frozen=True)
+class _IntactChecks:
+    """What every removal of one rule set starts from: the transition system, the checks with every
+    rule in force, the properties they hold (the only ones a removal is asked of), their lemmas
+    (`Intact`, None below INDUCTION_FROM_DEPTH) and the rules each of those properties' checks
+    reads (`_rules_read_by`)."""
+
+    system: TransitionSystem
+    baseline: tuple[CheckResult, ...]
+    applicable: list[Property]
+    lemmas: "Intact | None"
+    read: dict[Property, set[str]]
+
+    def asked_of(self, rule_id: str) -> list[Property]:
+        """The properties a removal of the rule is asked of: those whose checks read it (all of
+        them for a rule the system has no literal of)."""
+        return [p for p in self.applicable if rule_id not in self.system.rule_literal or rule_id in self.read[p]]
+
+
+# The last _IntactChecks each thread of this process found, with what they depend on.
+_intact_found: dict[int, tuple[tuple, _IntactChecks]] = {}
+
+
+def _intact_checks(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int, timeout: float) -> _IntactChecks:
+    key = (ruleset.sha256, ruleset.removed, tuple((p.id, p.text) for p in props), scope, seed, timeout)
+    thread = threading.get_ident()
+    found = _intact_found.get(thread)
+    if found is not None and found[0] == key:
+        return found[1]
+    system = TransitionSystem(ruleset, scope, _int_reach(props, scope))
+    baseline = tuple(_each_checked(ruleset, props, scope, seed, timeout, system, explicit_first=False))
+    applicable = [r.prop for r in baseline if r.verdict.holds]
+    lemmas = Intact.of(ruleset, applicable, scope, system, seed, Budget.phase(timeout)) if scope.depth >= INDUCTION_FROM_DEPTH else None
+    checks = _IntactChecks(system, baseline, applicable, lemmas, _rules_read_by(system, applicable))
+    _intact_found[thread] = (key, checks)
+    return checks
+
+
+def _rules_read_by(system: TransitionSystem, props: list[Property]) -> dict[Property, set[str]]:
+    """For each property, the rules whose literals its check reads: those of the system it is
+    checked on (the whole game's, or the pregame's for a property only a pregame action can
+    violate: `_each_checked`), in the start of a game or the steps, and those of its formula (a
+    rule of visibility that only `sees` reads). A rule a check does not read leaves its questions
+    as they were with the rule in force, so its removal changes none of its verdicts."""
     ruleset, in_pregame = system.ruleset, {p for p in props if pregame_only(system.ruleset, p)}
     own = {False: system, True: pregame_system(ruleset, system.scope, system.int_reach)} if in_pregame else {False: system}
     read: dict[Property, set[str]] = {}
@@ -488,7 +526,7 @@ def _properties_reading(system: TransitionSystem, props: list[Property], rule_id
         for p in props:
             if (p in in_pregame) == pregame:
                 read[p] = in_steps | rules_read(checked_on, [violated_at(checked_on, p, k) for k in (first_step(p), first_step(p) + 1)], memo)
-    return {rule_id: {p for p in props if rule_id not in system.rule_literal or rule_id in read[p]} for rule_id in rule_ids}
+    return read
 
 
 @dataclass(frozen=True)

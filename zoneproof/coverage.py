@@ -49,13 +49,15 @@ class Coverage:
 
 def coverage(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int = 0, timeout: float = 60.0, jobs: int = 1,
              listener: Callable[[Activity], None] | None = None, scheduler: str | None = None) -> Coverage:
-    """The matrix, with the removals shared among `jobs` tasks (each a run of consecutive rules
-    over one transition system), for as many worker processes or a Dask `scheduler`'s cluster
-    (`batch.in_order`, whose workers report their progress to `listener`). An interrupt raises Interrupted with the Coverage of the rules checked before it,
-    or None when the unmodified rule set was not checked yet."""
+    """The matrix. With one job, one task checks every removal over one transition system; with
+    more, or a Dask `scheduler`'s cluster, each removal is a task of its own, taken by whichever
+    worker is free (`batch.in_order`, whose workers report their progress to `listener`): a
+    worker checks the unmodified rule set once and keeps it for the removals it takes next
+    (`check.check_removals`), and no worker is left with the dearest removals at the end. An
+    interrupt raises Interrupted with the Coverage of the rules checked before it, or None when
+    the unmodified rule set was not checked yet."""
     checked = [r.id for r in ruleset.in_force if r.behaviour is not Behaviour.DOCUMENTED]
-    parts = max(1, min(jobs, len(checked)))
-    chunks = [checked[i * len(checked) // parts:(i + 1) * len(checked) // parts] for i in range(parts)]
+    chunks = [[rule] for rule in checked] if (jobs > 1 or scheduler is not None) and checked else [checked]
     tasks = [partial(check_removals, ruleset, chunk, props, scope, seed=seed, timeout=timeout) for chunk in chunks]
     results = in_order(tasks, jobs, listener, scheduler)
     parts_found: list[Removals] = []
@@ -76,10 +78,10 @@ def coverage(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int = 
 
 
 def _agreed(baselines: list[tuple[CheckResult, ...]]) -> tuple[CheckResult, ...] | None:
-    """The unmodified rule set's results, which each task checks for itself: for each property, the
-    first task's, or a task's where it does not hold (a wall-clock guard can stop one task's
-    question and not another's), so that a task that left the property out of its removals never
-    leaves a hole in its column."""
+    """The unmodified rule set's results, which each task gives as its worker checked them: for each
+    property, the first task's, or a task's where it does not hold (a wall-clock guard can stop one
+    worker's question and not another's), so that a task that left the property out of its
+    removals never leaves a hole in its column."""
     if not baselines:
         return None
     return tuple(next((b[i] for b in baselines if not b[i].verdict.holds), first) for i, first in enumerate(baselines[0]))
