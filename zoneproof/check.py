@@ -497,6 +497,8 @@ _intact_found: dict[int, tuple[tuple, _IntactChecks]] = {}
 
 
 def _intact_checks(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int, timeout: float) -> _IntactChecks:
+    """The rule set's _IntactChecks, found once by each thread for the same arguments (the last ones
+    only: coverage gives a worker the removals of one rule set)."""
     key = (ruleset.sha256, ruleset.removed, tuple((p.id, p.text) for p in props), scope, seed, timeout)
     thread = threading.get_ident()
     found = _intact_found.get(thread)

@@ -53,7 +53,7 @@ def coverage(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int = 
     more, or a Dask `scheduler`'s cluster, each removal is a task of its own, taken by whichever
     worker is free (`batch.in_order`, whose workers report their progress to `listener`): a
     worker checks the unmodified rule set once and keeps it for the removals it takes next
-    (`check.check_removals`), and no worker is left with the dearest removals at the end. An
+    (`check.check_removals`), so that the workers finish close together. An
     interrupt raises Interrupted with the Coverage of the rules checked before it, or None when
     the unmodified rule set was not checked yet."""
     checked = [r.id for r in ruleset.in_force if r.behaviour is not Behaviour.DOCUMENTED]
