@@ -283,6 +283,36 @@ def test_coverage_gives_each_removal_the_verdicts_and_depths_of_a_check_without_
                 assert replay.confirms(r.depth), (rule, r.prop.id)
 
 
+def test_coverage_asks_a_property_whose_intact_proof_needed_two_steps_over_two_steps_before_deeper_steps(monkeypatch):
+    """mulligan-conserves is proved over two steps with every rule in force (the question over one
+    step breaks it). With 401.7 removed, one step still does not prove it: coverage asks the
+    question over two steps right after the property's first two steps, and proves it without a
+    bounded question deeper; the verdicts are those of a check without the rule."""
+    from dataclasses import replace
+
+    from zoneproof import search
+    from zoneproof.check import Verdict, _intact_checks, check_properties, check_removals
+    from zoneproof.model import Scope
+    from zoneproof.properties import stock_properties
+    from zoneproof.ruleset import load_ruleset
+
+    mtg = load_ruleset("mtg-current")
+    props = [p for p in stock_properties() if p.id in ("mulligan-hand-size", "mulligan-conserves")]
+    scope = replace(Scope(), cards=1, depth=4)
+    intact = _intact_checks(mtg, props, mtg.scope_for(scope), 0, 60.0)
+    assert {r.prop.id: r.certificate.steps for r in intact.baseline if r.verdict is Verdict.PROVED} == {"mulligan-hand-size": 2, "mulligan-conserves": 2}
+    asked = []
+    first_violations = search.Deepening.first_violations
+    monkeypatch.setattr(search.Deepening, "first_violations",
+                        lambda self, bounds, budget, start=0, **kw: asked.append((start, sorted(p.id for p in bounds))) or first_violations(self, bounds, budget, start, **kw))
+    found = check_removals(mtg, ["401.7"], props, scope)
+    assert [(start, ids) for start, ids in asked if start > 2 and ids] == []  # no step past the second
+    assert (2, ["mulligan-conserves"]) in asked  # its second step, the base case of the proof over two steps
+    shown = lambda results: [(r.prop.id, r.verdict.value, r.depth) for r in results]  # noqa: E731
+    assert shown(found.removed["401.7"]) == shown(check_properties(mtg.without(["401.7"]), props, scope))
+    assert all(r.verdict is Verdict.PROVED for r in found.removed["401.7"])
+
+
 def test_the_smaller_game_is_two_cards_a_player_and_nothing_else():
     from zoneproof.lint import smaller_game
     from zoneproof.model import Scope

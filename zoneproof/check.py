@@ -251,7 +251,7 @@ def _checked_on(system: TransitionSystem, ruleset: RuleSet, props: list[Property
     try:
         deepening = Deepening(system, seed, facts)
         if intact is not None:
-            return _base_case_first(deepening, prover, props, candidates, scope.depth, budget)
+            return _base_case_first(deepening, prover, props, candidates, scope.depth, budget, intact.over_two)
         proofs = prover.proved(expected)
         helpers = _helpers(ruleset, props) if not pregame and any(p not in proofs for p in expected) else []
         if helpers:
@@ -322,13 +322,15 @@ def _proved_with_helpers(prover: "_Prover", unproved: list[Property], helpers: l
 
 
 def _base_case_first(deepening: Deepening, prover: "_Prover", props: list[Property], candidates: list[Property],
-                     depth: int, budget) -> tuple[dict, dict]:
+                     depth: int, budget, over_two: frozenset[Property] = frozenset()) -> tuple[dict, dict]:
     """Coverage's order for a rule set with one rule removed, shallow first: most removals break a
     property within two steps, and a proof's base case is one step deep (or two). The first step
     of every property; the induction over one step of the candidates it leaves; the second step
-    of the rest; the bounded check of the rest to the depth bound; then the induction over two
-    steps of the candidates still open, with those proved over one (proved: they hold at every
-    depth), those the bounded check left without an answer deeper included. A candidate the
+    of the rest; the induction over two steps of the candidates still open whose proofs with every
+    rule in force needed two steps (`over_two`: one step does not prove them whatever the removal),
+    with those proved over one; the bounded check of the rest to the depth bound; then the
+    induction over two steps of the candidates still open, those the bounded check left without an
+    answer deeper included (proved: they hold at every depth). Any other candidate the
     induction over one step leaves is mostly one the removal breaks deeper, which the bounded
     check finds, and the question over two steps, the dearer, is then not asked (docs/speed.md)."""
     shorter, longer = min(depth, INDUCTION_STEPS[0]), min(depth, INDUCTION_STEPS[-1])
@@ -338,12 +340,18 @@ def _base_case_first(deepening: Deepening, prover: "_Prover", props: list[Proper
     proofs = prover.proved([p for p in candidates if open_(p)], forms=INDUCTION_STEPS[:1])
     outcomes |= deepening.first_violations({p: longer for p in props if open_(p) and p not in proofs}, budget(), start=shorter + 1)
     based = dict(outcomes)  # the base case of a proof over two steps
+
+    def proved_over_two(tried: list[Property]) -> None:
+        if tried:
+            proofs.update({p: proof for p, proof in prover.proved([*proofs, *tried], forms=INDUCTION_STEPS[-1:]).items() if p not in proofs})
+
+    first_over_two = [p for p in candidates if p in over_two and p not in proofs and open_(p)]
+    proved_over_two(first_over_two)
     outcomes |= deepening.first_violations({p: depth for p in props if open_(p) and p not in proofs}, budget(), start=longer + 1)
-    unproved = [p for p in candidates if p not in proofs and clean(based[p]) and not outcomes[p].violated]
-    if unproved:
-        proved = {p: proof for p, proof in prover.proved([*proofs, *unproved], forms=INDUCTION_STEPS[-1:]).items() if p not in proofs}
-        proofs |= proved
-        outcomes |= {p: based[p] for p in proved if outcomes[p].unknown}  # no answer deeper: the proof answers for every depth
+    still_open = [p for p in candidates if p not in proofs and clean(based[p]) and not outcomes[p].violated]
+    if any(p not in first_over_two for p in still_open):  # else the question asked before, again
+        proved_over_two(still_open)
+    outcomes |= {p: based[p] for p in proofs if outcomes[p].unknown}  # no answer deeper: the proof answers for every depth
     return outcomes, proofs
 
 
@@ -507,7 +515,8 @@ def _intact_checks(ruleset: RuleSet, props: list[Property], scope: Scope, seed: 
     system = TransitionSystem(ruleset, scope, _int_reach(props, scope))
     baseline = tuple(_each_checked(ruleset, props, scope, seed, timeout, system, explicit_first=False))
     applicable = [r.prop for r in baseline if r.verdict.holds]
-    lemmas = Intact.of(ruleset, applicable, scope, system, seed, Budget.phase(timeout)) if scope.depth >= INDUCTION_FROM_DEPTH else None
+    over_two = frozenset(r.prop for r in baseline if r.certificate is not None and r.certificate.steps == INDUCTION_STEPS[-1])
+    lemmas = Intact.of(ruleset, applicable, scope, system, seed, Budget.phase(timeout), over_two) if scope.depth >= INDUCTION_FROM_DEPTH else None
     checks = _IntactChecks(system, baseline, applicable, lemmas, _rules_read_by(system, applicable))
     _intact_found[thread] = (key, checks)
     return checks
@@ -538,20 +547,23 @@ class Intact:
     property is checked there, on the pregame's (`pregame_system`), by `pregame`. Each removal's
     invariant is found within the intact one's lemmas (a lemma that only the removal makes
     inductive is not tried), and every property the base case leaves is tried by induction before
-    the bounded check goes deeper (`_base_case_first`)."""
+    the bounded check goes deeper (`_base_case_first`), over two steps first where its intact proof
+    needed two (`over_two`)."""
 
     kept: dict[bool, list[Property]]
     resting: dict[bool, frozenset[str]] = field(default_factory=dict)  # the rules each invariant rests on (`proof.rules_resting`)
+    over_two: frozenset[Property] = frozenset()  # the properties whose proofs with every rule in force are over two steps
 
     @classmethod
-    def of(cls, ruleset: RuleSet, props: list[Property], scope: Scope, system: TransitionSystem, seed: int, budget: Budget) -> "Intact":
+    def of(cls, ruleset: RuleSet, props: list[Property], scope: Scope, system: TransitionSystem, seed: int, budget: Budget,
+           over_two: frozenset[Property] = frozenset()) -> "Intact":
         systems = {False: system}
         if any(pregame_only(ruleset, p) for p in props):
             systems[True] = pregame_system(ruleset, scope, system.int_reach)
         kept = {pregame: _Prover(own, seed, own.rule_values(ruleset), lambda: budget, pregame).kept() for pregame, own in systems.items()}
         kept = {pregame: lemmas for pregame, lemmas in kept.items() if lemmas is not None}
         resting = {pregame: rules_resting(systems[pregame], lemmas, seed, budget) for pregame, lemmas in kept.items()}
-        return cls(kept, {pregame: rules for pregame, rules in resting.items() if rules is not None})
+        return cls(kept, {pregame: rules for pregame, rules in resting.items() if rules is not None}, over_two)
 
     def still_inductive(self, ruleset: RuleSet, pregame: bool) -> bool:
         """Whether the intact invariant is still inductive with `ruleset`'s rules removed: it rests
