@@ -249,7 +249,7 @@ def _checked_on(system: TransitionSystem, ruleset: RuleSet, props: list[Property
     proved: set = set()
     outcomes: dict = {}
     try:
-        deepening = Deepening(system, seed, facts)
+        deepening = Deepening(system, seed, facts, any_model=intact is not None)
         if intact is not None:
             return _base_case_first(deepening, prover, props, candidates, scope.depth, budget, intact.over_two)
         proofs = prover.proved(expected)

@@ -135,12 +135,14 @@ class Outcome:
 class Deepening:
     """The start of a game and the steps built so far, asked one depth at a time."""
 
-    def __init__(self, system: TransitionSystem, seed: int, facts: list, incremental: bool = False):
+    def __init__(self, system: TransitionSystem, seed: int, facts: list, incremental: bool = False, any_model: bool = False):
         """With `incremental`, every question is asked of one solver that keeps what it learned;
         otherwise each question is a solver of its own over the steps built so far (Z3 then
         simplifies the whole formula with the rules in force before it searches, which measured
-        faster for a check's questions)."""
+        faster for a check's questions). With `any_model` (coverage's removals, which show no
+        trace), a question about one goal is asked plainly (`_ask_at`)."""
         self.system = system
+        self.any_model = any_model
         self.seed = seed
         self.facts = system.init() + facts
         self.incremental = incremental
@@ -201,7 +203,7 @@ class Deepening:
         found: dict[Hashable, Outcome] = {}
         pending = dict(goals)
         try:
-            self._deepen(found, pending, start, budget, assumptions, known or {}, alone_when_one=len(goals) > 1)
+            self._deepen(found, pending, start, budget, assumptions, known or {}, alone_when_one=len(goals) > 1 and not self.any_model)
         except KeyboardInterrupt as e:
             raise Interrupted(found | {key: Outcome(self.completed, unknown="interrupted") for key in pending}) from e
         return found
