@@ -7,6 +7,7 @@ from dataclasses import replace
 import pytest
 import z3
 
+from conftest import long
 from zoneproof.certify import certificate_text, read_certificate, verify
 from zoneproof.check import Verdict, check_properties
 from zoneproof.errors import InputError
@@ -322,3 +323,51 @@ def test_coverage_keeps_the_intact_invariant_only_where_houdini_would_keep_it_to
         assert [p.id for p in kept] == [p.id for p in pool], rule_id
     assert any(len(invariant(system, pool, 0, system.rule_values(ruleset.without([r])), Budget.phase(60))) < len(pool)
                for r in checked if r not in free)
+
+
+def _narrowed_and_full(name: str, rules: list[str] | None, monkeypatch) -> int:
+    """For each rule (every checked one unless named) whose removal's questions leave some action
+    kind out (`search.Unchanged`): the invariant Houdini finds from the intact one, and the
+    properties the joint induction over one step proves, asked of the steps the removal may change
+    and asked of every step, are the same. The number of such rules."""
+    from zoneproof import proof
+    from zoneproof.check import _intact_checks
+    from zoneproof.model import Behaviour
+    from zoneproof.proof import invariant, proved_with
+    from zoneproof.search import INDUCTION_STEPS, Budget, Unchanged
+
+    ruleset = load_ruleset(name)
+    scope = ruleset.scope_for(SMALL)
+    intact = _intact_checks(ruleset, list(PROPS.values()), scope, 0, 60.0)
+    system, pool = intact.system, intact.lemmas.kept[False]
+    one_step = [p for p in intact.applicable if p in intact.lemmas.one_step[False]]
+    assert one_step
+    narrowed = 0
+    for rule in rules or [r.id for r in ruleset.in_force if r.behaviour is not Behaviour.DOCUMENTED]:
+        without = ruleset.without([rule])
+        unchanged = intact.lemmas.unchanged(without, False)
+        if unchanged.kinds is None or len(unchanged.kinds) == len(system.kinds):
+            continue
+        narrowed += 1
+        facts = system.rule_values(without)
+        found = []
+        for known in (unchanged, Unchanged()):
+            monkeypatch.setattr(proof, "_found", {})
+            kept = invariant(system, pool, 0, facts, Budget.phase(60), known)
+            proved = proved_with(system, one_step, pool, 0, facts, Budget.phase(60), forms=INDUCTION_STEPS[:1], unchanged=known)
+            found.append(([p.id for p in kept], sorted(p.id for p in proved)))
+        assert found[0] == found[1], rule
+    return narrowed
+
+
+def test_a_removal_asks_only_of_the_steps_it_may_change_and_finds_what_asking_of_every_step_finds(monkeypatch):
+    """A removal's Houdini and its joint induction over one step ask only of the steps of the kinds
+    the removed rule decides, where the intact rule set's own questions answer for the others:
+    with a lemma or a property the removal breaks (400.7, 400.8, 608.3f...) and without (401.7)."""
+    assert _narrowed_and_full("mtg-current", ["400.7", "400.8", "400.9", "401.7", "405.5", "608.3f"], monkeypatch) == 6
+
+
+@long
+@pytest.mark.parametrize("name", builtin_names())
+def test_every_removal_asks_only_of_the_steps_it_may_change_and_finds_what_asking_of_every_step_finds(name, monkeypatch):
+    assert _narrowed_and_full(name, None, monkeypatch)

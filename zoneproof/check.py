@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 
 from . import progress
-from .encode.slicing import pregame_only, pregame_system, rules_read, sliced
+from .encode.slicing import pregame_only, pregame_system, rules_deciding_each, rules_read, sliced
 from .encode.system import TransitionSystem
 from .encode.variables import Codes
 from .errors import CheckerBug, Interrupted
@@ -26,7 +26,7 @@ from .replay import execute, first_violation, witnesses
 from .ruleset import Expectation, RuleSet
 from .proof import Proof, invariant, lemmas, proved_with, rules_resting, wrap_safe
 from .solver import Answer, SolverResult
-from .search import INDUCTION_SPAN, INDUCTION_STEPS, Budget, Deepening, Outcome, first_step, violated_at, violation_alone
+from .search import INDUCTION_SPAN, INDUCTION_STEPS, Budget, Deepening, Outcome, Unchanged, first_step, violated_at, violation_alone
 from .simulate import RUN_LENGTH, RUNS, Witness, found_witnesses
 from .trace import Trace, of_ruleset
 
@@ -243,7 +243,8 @@ def _checked_on(system: TransitionSystem, ruleset: RuleSet, props: list[Property
     base = min(scope.depth, INDUCTION_SPAN + 1)
     candidates = [p for p in props if expected_to_hold(ruleset, p)] if scope.depth >= INDUCTION_FROM_DEPTH else []
     pool = intact.kept.get(pregame) if intact is not None else None
-    prover = _Prover(system, seed, facts, budget, pregame, pool, inductive=intact is not None and intact.still_inductive(ruleset, pregame))
+    prover = _Prover(system, seed, facts, budget, pregame, pool, inductive=intact is not None and intact.still_inductive(ruleset, pregame),
+                     unchanged=intact.unchanged(ruleset, pregame) if intact is not None else Unchanged())
     expected = [p for p in candidates if ruleset.expected(p.id) is not None]
     proofs: dict = {}
     proved: set = set()
@@ -360,23 +361,24 @@ class _Prover:
     needed, and every induction assumes it."""
 
     def __init__(self, system: TransitionSystem, seed: int, facts: list, budget, pregame: bool, pool: list[Property] | None = None,
-                 inductive: bool = False):
-        """`inductive`: the pool is known to be inductive (`Intact.still_inductive`), and is the invariant."""
-        self.system, self.seed, self.facts, self.budget, self.pregame = system, seed, facts, budget, pregame
+                 inductive: bool = False, unchanged: Unchanged = Unchanged()):
+        """`inductive`: the pool is known to be inductive (`Intact.still_inductive`), and is the
+        invariant. `unchanged`: what the questions take from the intact rule set's (a removal's)."""
+        self.system, self.seed, self.facts, self.budget, self.pregame, self.unchanged = system, seed, facts, budget, pregame, unchanged
         self.pool = pool if pool is not None else list(lemmas(system.ruleset, pregame))
         self._kept: list[Property] | None = self.pool if inductive else None  # None: not found yet, or no answer (asked again)
 
     def kept(self) -> list[Property] | None:
         """The lemmas the invariant keeps; None when Z3 gave no answer."""
         if self._kept is None:
-            self._kept = invariant(self.system, self.pool, self.seed, self.facts, self.budget())
+            self._kept = invariant(self.system, self.pool, self.seed, self.facts, self.budget(), self.unchanged)
         return self._kept
 
     def proved(self, candidates: list[Property], wanted: list[Property] | None = None, forms: tuple[int, ...] = ()) -> dict:
         kept = self.kept() if candidates else None
         if kept is None:
             return {}
-        return proved_with(self.system, candidates, kept, self.seed, self.facts, self.budget(), wanted, forms)
+        return proved_with(self.system, candidates, kept, self.seed, self.facts, self.budget(), wanted, forms, self.unchanged)
 
 
 def _interrupted(ruleset: RuleSet, prop: Property, scope: Scope, known: dict, seconds: float, proof: Proof | None = None) -> CheckResult:
@@ -515,8 +517,8 @@ def _intact_checks(ruleset: RuleSet, props: list[Property], scope: Scope, seed: 
     system = TransitionSystem(ruleset, scope, _int_reach(props, scope))
     baseline = tuple(_each_checked(ruleset, props, scope, seed, timeout, system, explicit_first=False))
     applicable = [r.prop for r in baseline if r.verdict.holds]
-    over_two = frozenset(r.prop for r in baseline if r.certificate is not None and r.certificate.steps == INDUCTION_STEPS[-1])
-    lemmas = Intact.of(ruleset, applicable, scope, system, seed, Budget.phase(timeout), over_two) if scope.depth >= INDUCTION_FROM_DEPTH else None
+    proofs = {r.prop: r.certificate for r in baseline if r.certificate is not None}
+    lemmas = Intact.of(ruleset, applicable, scope, system, seed, Budget.phase(timeout), proofs) if scope.depth >= INDUCTION_FROM_DEPTH else None
     checks = _IntactChecks(system, baseline, applicable, lemmas, _rules_read_by(system, applicable))
     _intact_found[thread] = (key, checks)
     return checks
@@ -548,22 +550,44 @@ class Intact:
     invariant is found within the intact one's lemmas (a lemma that only the removal makes
     inductive is not tried), and every property the base case leaves is tried by induction before
     the bounded check goes deeper (`_base_case_first`), over two steps first where its intact proof
-    needed two (`over_two`)."""
+    needed two (`over_two`). A question over one step asks only of the steps the removal may change
+    where the intact rule set's answers for the others (`unchanged`)."""
 
     kept: dict[bool, list[Property]]
     resting: dict[bool, frozenset[str]] = field(default_factory=dict)  # the rules each invariant rests on (`proof.rules_resting`)
     over_two: frozenset[Property] = frozenset()  # the properties whose proofs with every rule in force are over two steps
+    one_step: dict[bool, frozenset[Property]] = field(default_factory=dict)  # those proved together over one step, with `kept`
+    deciding: dict[bool, dict] = field(default_factory=dict)  # the rules that decide each action kind's steps (`rules_deciding_each`)
+    fixed: dict[bool, frozenset[str]] = field(default_factory=dict)  # the rules the start, the card types or a formula of `one_step` or `kept` reads
 
     @classmethod
     def of(cls, ruleset: RuleSet, props: list[Property], scope: Scope, system: TransitionSystem, seed: int, budget: Budget,
-           over_two: frozenset[Property] = frozenset()) -> "Intact":
+           proofs: dict[Property, Proof] | None = None) -> "Intact":
+        """`proofs`: the intact rule set's proofs of `props`."""
+        proofs = proofs or {}
         systems = {False: system}
         if any(pregame_only(ruleset, p) for p in props):
             systems[True] = pregame_system(ruleset, scope, system.int_reach)
         kept = {pregame: _Prover(own, seed, own.rule_values(ruleset), lambda: budget, pregame).kept() for pregame, own in systems.items()}
         kept = {pregame: lemmas for pregame, lemmas in kept.items() if lemmas is not None}
         resting = {pregame: rules_resting(systems[pregame], lemmas, seed, budget) for pregame, lemmas in kept.items()}
-        return cls(kept, {pregame: rules for pregame, rules in resting.items() if rules is not None}, over_two)
+        one_step = {pregame: frozenset(p for p, proof in proofs.items() if pregame_only(ruleset, p) == pregame and proof.steps == INDUCTION_STEPS[0]
+                                       and list(proof.lemmas) == lemmas) for pregame, lemmas in kept.items()}
+        fixed = {pregame: frozenset(rules_read(systems[pregame], [*systems[pregame].init(), *systems[pregame].types(),
+                                                                  *[violated_at(systems[pregame], p, first_step(p) + 1) for p in [*lemmas, *one_step[pregame]]]]))
+                 for pregame, lemmas in kept.items()}
+        return cls(kept, {pregame: rules for pregame, rules in resting.items() if rules is not None},
+                   frozenset(p for p, proof in proofs.items() if proof.steps == INDUCTION_STEPS[-1]), one_step,
+                   {pregame: rules_deciding_each(systems[pregame]) for pregame in kept}, fixed)
+
+    def unchanged(self, ruleset: RuleSet, pregame: bool) -> Unchanged:
+        """What a check of `ruleset` (rules removed) takes from the intact rule set's questions:
+        nothing where the start, the card types or a formula reads a rule removed."""
+        removed = set(ruleset.removed)
+        if pregame not in self.kept or removed & self.fixed[pregame]:
+            return Unchanged()
+        kinds = frozenset(kind for kind, rules in self.deciding[pregame].items() if rules & removed)
+        return Unchanged(kinds, frozenset(self.kept[pregame]), self.one_step[pregame])
 
     def still_inductive(self, ruleset: RuleSet, pregame: bool) -> bool:
         """Whether the intact invariant is still inductive with `ruleset`'s rules removed: it rests

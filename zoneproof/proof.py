@@ -24,7 +24,7 @@ from .model import Zone
 from .properties import COMPARISONS, Apply, BinOp, IntLit, Property, PropertyKind, parse_properties
 from .ruleset import RuleSet
 from .simulate import falsified
-from .search import INDUCTION_SPAN, Budget, first_step, held_at, induction_question, inductive, violated_at
+from .search import INDUCTION_SPAN, Budget, Unchanged, first_step, held_at, induction_question, inductive, violated_at
 from .solver import Answer, isolated
 from .terms import Not, Or
 
@@ -250,13 +250,15 @@ def discharged(system: TransitionSystem, obligations: list[Obligation], seed: in
 
 
 def proved_with(system: TransitionSystem, props: list[Property], kept: list[Property], seed: int, facts: list,
-                budget: Budget, wanted: list[Property] | None = None, forms: tuple[int, ...] = ()) -> dict[Property, Proof]:
+                budget: Budget, wanted: list[Property] | None = None, forms: tuple[int, ...] = (),
+                unchanged: Unchanged = Unchanged()) -> dict[Property, Proof]:
     """The properties among `props` that the induction step proves with the lemmas `kept` (an
     inductive invariant) assumed: the properties' step is asked of all of them together
-    (`search.inductive`, `wanted` and `forms` as there), their base case is the bounded check's."""
+    (`search.inductive`, `wanted`, `forms` and `unchanged` as there), their base case is the
+    bounded check's."""
     proved_ids = {p.id for p in kept}
     safe = [p for p in props if wrap_safe(p, proved_ids)]
-    proved, steps = inductive(system, safe, seed, facts, budget, kept, None if wanted is None else [p for p in wanted if p in safe], forms)
+    proved, steps = inductive(system, safe, seed, facts, budget, kept, None if wanted is None else [p for p in wanted if p in safe], forms, unchanged)
     return {p: Proof(p, tuple(kept), tuple(q for q in proved if q is not p), steps) for p in proved}
 
 
@@ -283,7 +285,8 @@ def _invariant_key(system: TransitionSystem, pool: list[Property], seed: int, fa
     return (system.structure, seed, tuple(p.id for p in pool), tuple(f.sexpr() for f in facts))
 
 
-def invariant(system: TransitionSystem, pool: list[Property], seed: int, facts: list, budget: Budget) -> list[Property] | None:
+def invariant(system: TransitionSystem, pool: list[Property], seed: int, facts: list, budget: Budget,
+              unchanged: Unchanged = Unchanged()) -> list[Property] | None:
     """The largest subset of `pool` inductive together (Houdini), or None when Z3 gives no answer.
     Found once per process for the same system, pool, seed and facts. With the system's own rules
     (facts of another rule set, as coverage gives, leave it out), the candidates that a state of a
@@ -292,13 +295,15 @@ def invariant(system: TransitionSystem, pool: list[Property], seed: int, facts: 
     fewer questions. The runs are the whole game's on the whole game or a cone of influence of it
     (`Slice.projects_the_game`; a candidate that reads a part a cone leaves out is not kept there
     either: nothing constrains that part after the start), and take only the system's actions on a
-    system of fewer actions that keeps every part (the pregame's)."""
+    system of fewer actions that keeps every part (the pregame's). With `unchanged` (a removal's,
+    whose pool is the intact invariant), Houdini asks its base case, and its first step, only of
+    the steps the removal may change (`search.Unchanged`)."""
     key = _invariant_key(system, pool, seed, facts)
     if key not in _found:
         own_rules = [f.sexpr() for f in facts] == [f.sexpr() for f in system.rule_values()]
         kinds = None if system.slice.projects_the_game else system.slice.kinds
         reached = falsified(system.ruleset, system.scope, pool, FALSIFYING_RUNS, seed, kinds) if own_rules else set()
-        kept = _houdini(system, [p for p in pool if p.id not in reached], seed, facts, budget)
+        kept = _houdini(system, [p for p in pool if p.id not in reached], seed, facts, budget, unchanged)
         if kept is None:
             return None
         _found[key] = frozenset(p.id for p in kept)
@@ -332,11 +337,12 @@ def rules_resting(system: TransitionSystem, kept: list[Property], seed: int, bud
     return frozenset(resting)
 
 
-def _houdini(system: TransitionSystem, pool: list[Property], seed: int, facts: list, budget: Budget) -> list[Property] | None:
-    base = _lemmas_base(system, facts)
+def _houdini(system: TransitionSystem, pool: list[Property], seed: int, facts: list, budget: Budget,
+            unchanged: Unchanged = Unchanged()) -> list[Property] | None:
+    base = _lemmas_base(system, facts) + unchanged.from_start(system, pool)
     pending = _drop_failing(system, pool, base, lambda p: [violated_at(system, p, 0), violated_at(system, p, 1)], seed, budget)
     while pending is not None:
-        step = _lemmas_step(system, facts, pending)
+        step = _lemmas_step(system, facts, pending) + unchanged.steps_of(system, 1, pending, pending)
         still = _drop_failing(system, pending, step, lambda p: [violated_at(system, p, 2)], seed, budget, once=True)
         if still is None or len(still) == len(pending):
             return still

@@ -284,9 +284,38 @@ def alone(formulas: list, system: TransitionSystem, seed: int, budget: Budget) -
     return SolverResult(answer.answer, answer.model.translate(system.ctx))
 
 
+@dataclass(frozen=True)
+class Unchanged:
+    """What a removal's questions of one system can take from the intact rule set's (coverage): a
+    step of any action kind but `kinds` (those the removed rule decides) is one of the intact rule
+    set's own steps, and the start is its start, so such a step keeps its invariant of the lemmas
+    `lemmas` and its proof over one step of the properties `proved` together. A question over one
+    step that assumes at least what an intact one assumed, and concludes about no more, is asked
+    of the steps of `kinds` alone. `Unchanged()` knows nothing: every step is asked."""
+
+    kinds: frozenset | None = None
+    lemmas: frozenset[Property] = frozenset()
+    proved: frozenset[Property] = frozenset()
+
+    def steps_of(self, system: TransitionSystem, t: int, assumed: list[Property], concluded: list[Property]) -> list:
+        """[step t is of `kinds`] for a question over step t that assumes `assumed` (lemmas and
+        properties) and concludes about `concluded`, when the intact rule set's question answers
+        for every other step; else []."""
+        if self.kinds is None:
+            return []
+        assumed, concluded = set(assumed), set(concluded)
+        if assumed >= self.lemmas and (concluded <= self.lemmas or (concluded <= self.proved and assumed >= self.proved)):
+            return [system.kind_in(t, self.kinds)]
+        return []
+
+    def from_start(self, system: TransitionSystem, concluded: list[Property]) -> list:
+        """`steps_of` the first step, from the start, where every intact lemma holds."""
+        return self.steps_of(system, 0, list(self.lemmas), concluded)
+
+
 def inductive(system: TransitionSystem, props: list[Property], seed: int, facts: list, budget: Budget,
               invariant: list[Property] = (), wanted: list[Property] | None = None,
-              forms: tuple[int, ...] = ()) -> tuple[list[Property], int]:
+              forms: tuple[int, ...] = (), unchanged: Unchanged = Unchanged()) -> tuple[list[Property], int]:
     """The properties among `props` that the induction step proves, the lemmas `invariant` (an
     inductive invariant) assumed, and the steps of the question that proved them. Their base case
     is left to the caller: no violation in the first that many steps (states 0 to that many, or
@@ -304,13 +333,14 @@ def inductive(system: TransitionSystem, props: list[Property], seed: int, facts:
     `forms` (the steps of the questions to ask, in that order; INDUCTION_STEPS unless given) may
     name one form only: the question over it drops what each model breaks and proves the rest.
     Each question runs in a Z3 context of its own: the bounded searches, and the counterexamples
-    they find, stay as they would be without it."""
+    they find, stay as they would be without it. With `unchanged` (a removal's), a question over
+    one step asks only of the steps it may change (`Unchanged.steps_of`)."""
     *first_tried, steps = forms or INDUCTION_STEPS
     for shorter in first_tried:
-        proved = _inductive_over(system, props, shorter, seed, facts, budget, invariant, props if wanted is None else wanted)
+        proved = _inductive_over(system, props, shorter, seed, facts, budget, invariant, props if wanted is None else wanted, unchanged)
         if proved:
             return proved, shorter
-    return _inductive_over(system, props, steps, seed, facts, budget, invariant), steps
+    return _inductive_over(system, props, steps, seed, facts, budget, invariant, (), unchanged), steps
 
 
 # The steps of the induction's questions, in the order they are asked (`inductive`).
@@ -334,13 +364,14 @@ def induction_question(system: TransitionSystem, props, steps: int, facts: list,
 
 
 def _inductive_over(system: TransitionSystem, props: list[Property], steps: int, seed: int, facts: list, budget: Budget,
-                    invariant: list[Property], wanted: list[Property] = ()) -> list[Property]:
+                    invariant: list[Property], wanted: list[Property] = (), unchanged: Unchanged = Unchanged()) -> list[Property]:
     """`inductive`'s question over `steps` steps: none proved once a model breaks one of `wanted`."""
     context, assumed, concluded = induction_question(system, props, steps, facts, invariant)
     pending = list(props)
     while pending:
+        narrowed = unchanged.steps_of(system, CONCLUDED_AT - 1, [*invariant, *pending], pending) if steps == 1 else []
         solver, copy = isolated(seed)
-        solver.add([copy(f) for f in context + [Not(v) for p in pending for v in assumed[p]] + [Or([concluded[p] for p in pending])]])
+        solver.add([copy(f) for f in context + narrowed + [Not(v) for p in pending for v in assumed[p]] + [Or([concluded[p] for p in pending])]])
         answer = budget.ask(solver, [])
         if answer.answer is Answer.UNSAT:
             return pending

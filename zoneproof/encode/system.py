@@ -179,6 +179,10 @@ class TransitionSystem:
             self._steps.append(step_vars(self.codes, len(self._steps)))
         return self._steps[t]
 
+    def kind_in(self, t: int, kinds) -> z3.BoolRef:
+        """Step t's action is of one of `kinds`."""
+        return self.codes.any_of(self.step(t).kind == self.codes.kind[k] for k in kinds)
+
     def same_pile(self, s: StateVars, c: int, d: int) -> z3.BoolRef:
         """c and d are in the same ordered zone (the same player's, for a personal one). Built once
         per state and pair: a property over pairs of objects asks for it in every comparison."""
