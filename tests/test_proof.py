@@ -329,12 +329,13 @@ def _narrowed_and_full(name: str, rules: list[str] | None, monkeypatch) -> int:
     """For each rule (every checked one unless named) whose removal's questions leave some action
     kind out (`search.Unchanged`): the invariant Houdini finds from the intact one, and the
     properties the joint induction over one step proves, asked of the steps the removal may change
-    and asked of every step, are the same. The number of such rules."""
+    and asked of every step, are the same; the narrowed way asks Houdini's base case (and its step)
+    and the induction's question of the rule's kinds only. The number of such rules."""
     from zoneproof import proof
     from zoneproof.check import _intact_checks
     from zoneproof.model import Behaviour
     from zoneproof.proof import invariant, proved_with
-    from zoneproof.search import INDUCTION_STEPS, Budget, Unchanged
+    from zoneproof.search import CONCLUDED_AT, INDUCTION_STEPS, Budget, Unchanged
 
     ruleset = load_ruleset(name)
     scope = ruleset.scope_for(SMALL)
@@ -353,10 +354,14 @@ def _narrowed_and_full(name: str, rules: list[str] | None, monkeypatch) -> int:
         found = []
         for known in (unchanged, Unchanged()):
             monkeypatch.setattr(proof, "_found", {})
+            narrowing = []
+            monkeypatch.setattr(system, "kind_in", lambda t, kinds, own=system.kind_in: narrowing.append(t) or own(t, kinds))
             kept = invariant(system, pool, 0, facts, Budget.phase(60), known)
             proved = proved_with(system, one_step, pool, 0, facts, Budget.phase(60), forms=INDUCTION_STEPS[:1], unchanged=known)
-            found.append(([p.id for p in kept], sorted(p.id for p in proved)))
-        assert found[0] == found[1], rule
+            found.append(([p.id for p in kept], sorted(p.id for p in proved), sorted(set(narrowing))))
+            monkeypatch.undo()
+        assert found[0][:2] == found[1][:2], rule
+        assert {0, CONCLUDED_AT - 1} <= set(found[0][2]) and found[1][2] == [], rule  # and step 1 unless the base case broke a lemma
     return narrowed
 
 
