@@ -370,3 +370,18 @@ def test_an_interrupted_check_reports_an_expected_violation_its_random_run_had_r
     result = _interrupted(ruleset, markers, scope, {markers: Outcome(run.depth, witness=run)}, 1.0)
     assert (result.verdict, result.depth, result.trace) == (Verdict.VIOLATED, 3, run.trace)
     assert _interrupted(ruleset, markers, scope, {markers: Outcome(2)}, 1.0).verdict is Verdict.UNKNOWN
+
+
+def test_a_rule_sets_check_builds_no_step_its_lint_has_built_and_says_what_a_check_alone_says(monkeypatch):
+    from zoneproof.batch import check_rulesets, with_vacuity
+    from zoneproof.encode.system import TransitionSystem
+
+    built = []
+    original = TransitionSystem.built
+    monkeypatch.setattr(TransitionSystem, "built", lambda self, t: built.append((self.structure, t)) or original(self, t))
+    ruleset, props, scope = load_ruleset("berserk"), stock_properties(), Scope(players=2, cards=2, depth=4)
+    [(checked, report)] = check_rulesets([ruleset], props, scope, 0, 60.0, with_lint=True, jobs=1)
+    together = [(r.prop.id, r.verdict, r.depth) for r in checked]
+    assert report is not None and len(built) == len(set(built))
+    alone = [(r.prop.id, r.verdict, r.depth) for r in with_vacuity(check_properties(load_ruleset("berserk"), props, scope), report)]
+    assert together == alone and {Verdict.VIOLATED, Verdict.PROVED, Verdict.VACUOUS} <= {v for _, v, _ in together}

@@ -14,7 +14,7 @@ from enum import Enum
 
 from . import progress
 from .encode.slicing import pregame_only, pregame_system, rules_deciding_each, rules_read, sliced
-from .encode.system import TransitionSystem
+from .encode.system import TransitionSystem, shared_system
 from .encode.variables import Codes
 from .errors import CheckerBug, Interrupted
 from .evaluate import int_reach
@@ -135,7 +135,7 @@ def _systems(ruleset: RuleSet, props: list[Property], scope: Scope, whole_game: 
     """The system of the check of `props`, sliced to the cone of influence of `whole_game` (those
     not checked on the pregame alone) when they are few; and the whole system, whose models are
     the counterexamples (`_result`)."""
-    whole = TransitionSystem(ruleset, scope, _int_reach(props, scope))
+    whole = shared_system(ruleset, scope, _int_reach(props, scope))
     return (sliced(whole, whole_game) if 0 < len(whole_game) <= SLICE_AT_MOST else whole), whole
 
 

@@ -21,7 +21,7 @@ import z3
 from . import progress
 from .check import CheckResult, Verdict, counterexample
 from .encode.slicing import pregame_only, pregame_system, rules_deciding, rules_deciding_each
-from .encode.system import TransitionSystem
+from .encode.system import TransitionSystem, shared_system
 from .encode.variables import Codes
 from .errors import CheckerBug, Interrupted
 from .evaluate import int_reach
@@ -262,7 +262,7 @@ class _Sweep:
         bound = Codes.variable_bound(scope, slots_for(scope))
         self.action_probes = {a.kind: _action_probe(ruleset, a.kind) for a in ruleset.actions}
         read = [*self.action_probes.values(), *props]
-        self.system = TransitionSystem(ruleset, scope, max([int_reach(p, bound) for p in read], default=0))
+        self.system = shared_system(ruleset, scope, max([int_reach(p, bound) for p in read], default=0))
         self.deepening = Deepening(self.system, seed, self.system.rule_values(), incremental=True)
         self.ruleset = ruleset
         self.scope = scope

@@ -12,6 +12,7 @@ next state (an object field, the pile order, a player record) or says when an ac
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field, replace
 from itertools import combinations
@@ -611,3 +612,17 @@ class TransitionSystem:
     def decode(self, model: z3.ModelRef, depth: int, final_state: bool = True):
         from .decode import decode
         return decode(self, model, depth, final_state)
+
+
+_last_shared = threading.local()
+
+
+def shared_system(ruleset: RuleSet, scope: Scope, int_reach: int) -> TransitionSystem:
+    """The whole game's system of `ruleset` within `scope`: the one this thread asked for last when
+    it is the same (a rule set's lint and then its check ask for the same one), with the steps and
+    formulas it has built; else a new one, which replaces it."""
+    key = (id(ruleset), scope, int_reach)
+    last = getattr(_last_shared, "system", None)
+    if last is None or (id(last.ruleset), last.scope, last.int_reach) != key:
+        last = _last_shared.system = TransitionSystem(ruleset, scope, int_reach)
+    return last
