@@ -313,8 +313,8 @@ def test_coverage_keeps_the_intact_invariant_only_where_houdini_would_keep_it_to
     ruleset = load_ruleset("mtg-current")
     scope = ruleset.scope_for(SMALL)
     system = TransitionSystem(ruleset, scope, _int_reach(list(PROPS.values()), scope))
-    intact = Intact.of(ruleset, [PROPS["owner-zones"]], scope, system, 0, Budget.phase(60))
-    pool = intact.kept[False]
+    intact = Intact.of(ruleset, [PROPS["owner-zones"]], {False: system}, 0, Budget.phase(60))
+    pool = intact.kept(False)
     checked = [r.id for r in ruleset.in_force if r.behaviour is not Behaviour.DOCUMENTED]
     free = [r for r in checked if intact.still_inductive(ruleset.without([r]), False)]
     assert free and len(free) < len(checked)
@@ -340,8 +340,8 @@ def _narrowed_and_full(name: str, rules: list[str] | None, monkeypatch) -> int:
     ruleset = load_ruleset(name)
     scope = ruleset.scope_for(SMALL)
     intact = _intact_checks(ruleset, list(PROPS.values()), scope, 0, 60.0)
-    system, pool = intact.system, intact.lemmas.kept[False]
-    one_step = [p for p in intact.applicable if p in intact.lemmas.one_step[False]]
+    system, pool = intact.system, intact.lemmas.kept(False)
+    one_step = [p for p in intact.applicable if p in intact.lemmas.on[False].one_step]
     assert one_step
     narrowed = 0
     for rule in rules or [r.id for r in ruleset.in_force if r.behaviour is not Behaviour.DOCUMENTED]:

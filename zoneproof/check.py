@@ -20,7 +20,7 @@ from .errors import CheckerBug, Interrupted
 from .evaluate import int_reach
 from .explicit import Finding, ReplayMismatch, StateSpace, first_stage
 from .interpreter import World
-from .model import Scope, slots_for
+from .model import ActionKind, Scope, slots_for
 from .properties import Property, PropertyKind, stock_properties
 from .replay import execute, first_violation, witnesses
 from .ruleset import Expectation, RuleSet
@@ -144,9 +144,9 @@ def _int_reach(props: list[Property], scope: Scope) -> int:
 
 
 def _each_checked(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int, timeout: float,
-                  system: TransitionSystem | None = None, intact: "Intact | None" = None, explicit_first: bool = True) -> Iterator[CheckResult]:
-    """`system`: the transition system of the file `ruleset` has removed rules from (coverage), which
-    goes without the explicit first stage (`explicit_first`, `_first_stage`). A
+                  systems: dict[bool, TransitionSystem] | None = None, intact: "Intact | None" = None, explicit_first: bool = True) -> Iterator[CheckResult]:
+    """`systems`: the transition systems (`_by_pregame`) of the file `ruleset` has removed rules
+    from (coverage), which goes without the explicit first stage (`explicit_first`, `_first_stage`). A
     property that only a pregame action can violate (`slicing.pregame_only`) is checked, and
     proved, on the runs of the pregame's actions alone, with the pregame's lemmas too
     (`proof.lemmas`)."""
@@ -159,10 +159,10 @@ def _each_checked(ruleset: RuleSet, props: list[Property], scope: Scope, seed: i
         yield from (early[p] for p in props)
         return
     in_pregame = [p for p in rest if pregame_only(ruleset, p)]
-    system, whole = (system, system) if system is not None else _systems(ruleset, rest, scope, [p for p in rest if p not in in_pregame])
+    system, whole = (systems[False], systems[False]) if systems is not None else _systems(ruleset, rest, scope, [p for p in rest if p not in in_pregame])
     groups = [(system, [p for p in rest if p not in in_pregame], False)]
     if in_pregame:
-        groups.append((pregame_system(ruleset, scope, system.int_reach), in_pregame, True))
+        groups.append(((systems or {}).get(True) or pregame_system(ruleset, scope, system.int_reach), in_pregame, True))
     outcomes: dict = {}
     proofs: dict = {}
     owner: dict = {}
@@ -242,7 +242,7 @@ def _checked_on(system: TransitionSystem, ruleset: RuleSet, props: list[Property
     facts = system.rule_values(ruleset)
     base = min(scope.depth, INDUCTION_SPAN + 1)
     candidates = [p for p in props if expected_to_hold(ruleset, p)] if scope.depth >= INDUCTION_FROM_DEPTH else []
-    pool = intact.kept.get(pregame) if intact is not None else None
+    pool = intact.kept(pregame) if intact is not None else None
     prover = _Prover(system, seed, facts, budget, pregame, pool, inductive=intact is not None and intact.still_inductive(ruleset, pregame),
                      unchanged=intact.unchanged(ruleset, pregame) if intact is not None else Unchanged())
     expected = [p for p in candidates if ruleset.expected(p.id) is not None]
@@ -476,7 +476,7 @@ def check_removals(ruleset: RuleSet, rule_ids: list[str], props: list[Property],
     try:
         for rule_id in rule_ids:
             without = ruleset.without([rule_id])
-            checked = {r.prop: r for r in _each_checked(without, start.asked_of(rule_id), scope, seed, timeout, start.system, start.lemmas, False)}
+            checked = {r.prop: r for r in _each_checked(without, start.asked_of(rule_id), scope, seed, timeout, start.systems, start.lemmas, False)}
             results[rule_id] = [checked.get(p) or replace(held[p], ruleset=without, seconds=0.0) for p in start.applicable]
     except KeyboardInterrupt as e:
         raise Interrupted(Removals(start.baseline, results)) from e
@@ -485,16 +485,21 @@ def check_removals(ruleset: RuleSet, rule_ids: list[str], props: list[Property],
 
 @dataclass(frozen=True)
 class _IntactChecks:
-    """What every removal of one rule set starts from: the transition system, the checks with every
-    rule in force, the properties they hold (the only ones a removal is asked of), their lemmas
-    (`Intact`, None below INDUCTION_FROM_DEPTH) and the rules each of those properties' checks
-    reads (`_rules_read_by`)."""
+    """What every removal of one rule set starts from: the transition systems (`_by_pregame`), the
+    checks with every rule in force, the properties they hold (the only ones a removal is asked of),
+    their lemmas (`Intact`, None below INDUCTION_FROM_DEPTH) and the rules each of those properties'
+    checks reads (`_rules_read_by`)."""
 
-    system: TransitionSystem
+    systems: dict[bool, TransitionSystem]
     baseline: tuple[CheckResult, ...]
     applicable: list[Property]
     lemmas: "Intact | None"
     read: dict[Property, set[str]]
+
+    @property
+    def system(self) -> TransitionSystem:
+        """The whole game's."""
+        return self.systems[False]
 
     def asked_of(self, rule_id: str) -> list[Property]:
         """The properties a removal of the rule is asked of: those whose checks read it (all of
@@ -514,26 +519,36 @@ def _intact_checks(ruleset: RuleSet, props: list[Property], scope: Scope, seed: 
     found = _intact_found.get(thread)
     if found is not None and found[0] == key:
         return found[1]
-    system = TransitionSystem(ruleset, scope, _int_reach(props, scope))
-    baseline = tuple(_each_checked(ruleset, props, scope, seed, timeout, system, explicit_first=False))
+    systems = _by_pregame(TransitionSystem(ruleset, scope, _int_reach(props, scope)), props)
+    baseline = tuple(_each_checked(ruleset, props, scope, seed, timeout, systems, explicit_first=False))
     applicable = [r.prop for r in baseline if r.verdict.holds]
     proofs = {r.prop: r.certificate for r in baseline if r.certificate is not None}
-    lemmas = Intact.of(ruleset, applicable, scope, system, seed, Budget.phase(timeout), proofs) if scope.depth >= INDUCTION_FROM_DEPTH else None
-    checks = _IntactChecks(system, baseline, applicable, lemmas, _rules_read_by(system, applicable))
+    used = {pregame: system for pregame, system in systems.items() if not pregame or any(pregame_only(ruleset, p) for p in applicable)}
+    lemmas = Intact.of(ruleset, applicable, used, seed, Budget.phase(timeout), proofs) if scope.depth >= INDUCTION_FROM_DEPTH else None
+    checks = _IntactChecks(systems, baseline, applicable, lemmas, _rules_read_by(systems, applicable))
     _intact_found[thread] = (key, checks)
     return checks
 
 
-def _rules_read_by(system: TransitionSystem, props: list[Property]) -> dict[Property, set[str]]:
+def _by_pregame(system: TransitionSystem, props: list[Property]) -> dict[bool, TransitionSystem]:
+    """The whole game's system and, where some property of `props` is checked on the pregame's
+    actions alone (`slicing.pregame_only`), the pregame's, by `pregame`."""
+    if not any(pregame_only(system.ruleset, p) for p in props):
+        return {False: system}
+    return {False: system, True: pregame_system(system.ruleset, system.scope, system.int_reach)}
+
+
+def _rules_read_by(systems: dict[bool, TransitionSystem], props: list[Property]) -> dict[Property, set[str]]:
     """For each property, the rules whose literals its check reads: those of the system it is
     checked on (the whole game's, or the pregame's for a property only a pregame action can
     violate: `_each_checked`), in the start of a game or the steps, and those of its formula (a
     rule of visibility that only `sees` reads). A rule a check does not read leaves its questions
     as they were with the rule in force, so its removal changes none of its verdicts."""
-    ruleset, in_pregame = system.ruleset, {p for p in props if pregame_only(system.ruleset, p)}
-    own = {False: system, True: pregame_system(ruleset, system.scope, system.int_reach)} if in_pregame else {False: system}
+    in_pregame = {p for p in props if pregame_only(systems[False].ruleset, p)}
     read: dict[Property, set[str]] = {}
-    for pregame, checked_on in own.items():
+    for pregame, checked_on in systems.items():
+        if not any((p in in_pregame) == pregame for p in props):
+            continue
         memo: dict = {}
         in_steps = rules_read(checked_on, [*checked_on.init(), *checked_on.types(), *checked_on.trans(0), *checked_on.trans(1)], memo)
         for p in props:
@@ -543,56 +558,77 @@ def _rules_read_by(system: TransitionSystem, props: list[Property]) -> dict[Prop
 
 
 @dataclass(frozen=True)
-class Intact:
-    """What the checks of a rule set with one rule removed start from (coverage): the lemmas'
-    invariant of the rule set with every rule in force, on the whole game's system and, where a
-    property is checked there, on the pregame's (`pregame_system`), by `pregame`. Each removal's
-    invariant is found within the intact one's lemmas (a lemma that only the removal makes
-    inductive is not tried), and every property the base case leaves is tried by induction before
-    the bounded check goes deeper (`_base_case_first`), over two steps first where its intact proof
-    needed two (`over_two`). A question over one step asks only of the steps the removal may change
-    where the intact rule set's answers for the others (`unchanged`)."""
+class IntactOn:
+    """What the checks with every rule in force found on one system (the whole game's, or the
+    pregame's: `pregame_system`): the lemmas' invariant `kept`, the rules it rests on (`resting`,
+    `proof.rules_resting`; None when Z3 gave no answer), the properties proved together over one
+    step with it (`one_step`), and for each rule, the action kinds whose steps it decides
+    (`rules_deciding_each`), or None where the start, the card types or a formula of `kept` or
+    `one_step` reads it (`narrowed_to`; a rule it does not list decides no step)."""
 
-    kept: dict[bool, list[Property]]
-    resting: dict[bool, frozenset[str]] = field(default_factory=dict)  # the rules each invariant rests on (`proof.rules_resting`)
-    over_two: frozenset[Property] = frozenset()  # the properties whose proofs with every rule in force are over two steps
-    one_step: dict[bool, frozenset[Property]] = field(default_factory=dict)  # those proved together over one step, with `kept`
-    deciding: dict[bool, dict] = field(default_factory=dict)  # the rules that decide each action kind's steps (`rules_deciding_each`)
-    fixed: dict[bool, frozenset[str]] = field(default_factory=dict)  # the rules the start, the card types or a formula of `one_step` or `kept` reads
+    system: TransitionSystem
+    kept: list[Property]
+    resting: frozenset[str] | None
+    one_step: frozenset[Property]
+    narrowed_to: dict[str, frozenset[ActionKind] | None]
 
     @classmethod
-    def of(cls, ruleset: RuleSet, props: list[Property], scope: Scope, system: TransitionSystem, seed: int, budget: Budget,
+    def of(cls, system: TransitionSystem, kept: list[Property], one_step: frozenset[Property], seed: int, budget: Budget) -> "IntactOn":
+        fixed = rules_read(system, [*system.init(), *system.types(), *[violated_at(system, p, first_step(p) + 1) for p in [*kept, *one_step]]])
+        narrowed_to: dict[str, frozenset[ActionKind] | None] = {}
+        for kind, rules in rules_deciding_each(system).items():
+            for rule_id in rules:
+                narrowed_to[rule_id] = narrowed_to.get(rule_id, frozenset()) | {kind}
+        return cls(system, kept, rules_resting(system, kept, seed, budget), one_step, narrowed_to | dict.fromkeys(fixed))
+
+
+@dataclass(frozen=True)
+class Intact:
+    """What the checks of a rule set with one rule removed start from (coverage): what the checks
+    with every rule in force found on each system a property is checked on (`on`, by `pregame`).
+    Each removal's invariant is found within the intact one's lemmas (a lemma that only the removal
+    makes inductive is not tried), and every property the base case leaves is tried by induction
+    before the bounded check goes deeper (`_base_case_first`), over two steps first where its intact
+    proof needed two (`over_two`). A question over one step asks only of the steps the removal may
+    change where the intact rule set's answers for the others (`unchanged`)."""
+
+    on: dict[bool, IntactOn]
+    over_two: frozenset[Property] = frozenset()  # the properties whose proofs with every rule in force are over two steps
+
+    @classmethod
+    def of(cls, ruleset: RuleSet, props: list[Property], systems: dict[bool, TransitionSystem], seed: int, budget: Budget,
            proofs: dict[Property, Proof] | None = None) -> "Intact":
-        """`proofs`: the intact rule set's proofs of `props`."""
+        """`systems`: by `pregame` (`_by_pregame`); `proofs`: the intact rule set's proofs of `props`."""
         proofs = proofs or {}
-        systems = {False: system}
-        if any(pregame_only(ruleset, p) for p in props):
-            systems[True] = pregame_system(ruleset, scope, system.int_reach)
-        kept = {pregame: _Prover(own, seed, own.rule_values(ruleset), lambda: budget, pregame).kept() for pregame, own in systems.items()}
-        kept = {pregame: lemmas for pregame, lemmas in kept.items() if lemmas is not None}
-        resting = {pregame: rules_resting(systems[pregame], lemmas, seed, budget) for pregame, lemmas in kept.items()}
-        one_step = {pregame: frozenset(p for p, proof in proofs.items() if pregame_only(ruleset, p) == pregame and proof.steps == INDUCTION_STEPS[0]
-                                       and list(proof.lemmas) == lemmas) for pregame, lemmas in kept.items()}
-        fixed = {pregame: frozenset(rules_read(systems[pregame], [*systems[pregame].init(), *systems[pregame].types(),
-                                                                  *[violated_at(systems[pregame], p, first_step(p) + 1) for p in [*lemmas, *one_step[pregame]]]]))
-                 for pregame, lemmas in kept.items()}
-        return cls(kept, {pregame: rules for pregame, rules in resting.items() if rules is not None},
-                   frozenset(p for p, proof in proofs.items() if proof.steps == INDUCTION_STEPS[-1]), one_step,
-                   {pregame: rules_deciding_each(systems[pregame]) for pregame in kept}, fixed)
+        on = {}
+        for pregame, system in systems.items():
+            kept = _Prover(system, seed, system.rule_values(ruleset), lambda: budget, pregame).kept()
+            if kept is not None:
+                one_step = frozenset(p for p, proof in proofs.items() if pregame_only(ruleset, p) == pregame
+                                     and proof.steps == INDUCTION_STEPS[0] and list(proof.lemmas) == kept)
+                on[pregame] = IntactOn.of(system, kept, one_step, seed, budget)
+        return cls(on, frozenset(p for p, proof in proofs.items() if proof.steps == INDUCTION_STEPS[-1]))
+
+    def kept(self, pregame: bool) -> list[Property] | None:
+        """The intact invariant's lemmas on the system; None when Z3 gave no answer there."""
+        return self.on[pregame].kept if pregame in self.on else None
 
     def unchanged(self, ruleset: RuleSet, pregame: bool) -> Unchanged:
         """What a check of `ruleset` (rules removed) takes from the intact rule set's questions:
         nothing where the start, the card types or a formula reads a rule removed."""
-        removed = set(ruleset.removed)
-        if pregame not in self.kept or removed & self.fixed[pregame]:
+        if pregame not in self.on:
             return Unchanged()
-        kinds = frozenset(kind for kind, rules in self.deciding[pregame].items() if rules & removed)
-        return Unchanged(kinds, frozenset(self.kept[pregame]), self.one_step[pregame])
+        on = self.on[pregame]
+        kinds = [on.narrowed_to.get(rule_id, frozenset()) for rule_id in ruleset.removed]
+        if any(k is None for k in kinds):
+            return Unchanged()
+        return Unchanged(frozenset().union(*kinds), frozenset(on.kept), on.one_step)
 
     def still_inductive(self, ruleset: RuleSet, pregame: bool) -> bool:
         """Whether the intact invariant is still inductive with `ruleset`'s rules removed: it rests
         on none of them."""
-        return pregame in self.resting and not self.resting[pregame] & set(ruleset.removed)
+        resting = self.on[pregame].resting if pregame in self.on else None
+        return resting is not None and not resting & set(ruleset.removed)
 
 
 def counterexample(system: TransitionSystem, model, k: int, ruleset: RuleSet, prop: Property, scope: Scope, seed: int):
