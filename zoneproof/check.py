@@ -566,7 +566,6 @@ class IntactOn:
     (`rules_deciding_each`), or None where the start, the card types or a formula of `kept` or
     `one_step` reads it (`narrowed_to`; a rule it does not list decides no step)."""
 
-    system: TransitionSystem
     kept: list[Property]
     resting: frozenset[str] | None
     one_step: frozenset[Property]
@@ -579,7 +578,7 @@ class IntactOn:
         for kind, rules in rules_deciding_each(system).items():
             for rule_id in rules:
                 narrowed_to[rule_id] = narrowed_to.get(rule_id, frozenset()) | {kind}
-        return cls(system, kept, rules_resting(system, kept, seed, budget), one_step, narrowed_to | dict.fromkeys(fixed))
+        return cls(kept, rules_resting(system, kept, seed, budget), one_step, narrowed_to | dict.fromkeys(fixed))
 
 
 @dataclass(frozen=True)
