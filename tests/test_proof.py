@@ -376,3 +376,29 @@ def test_a_removal_asks_only_of_the_steps_it_may_change_and_finds_what_asking_of
 @pytest.mark.parametrize("name", builtin_names())
 def test_every_removal_asks_only_of_the_steps_it_may_change_and_finds_what_asking_of_every_step_finds(name, monkeypatch):
     assert _narrowed_and_full(name, None, monkeypatch)
+
+
+def test_an_induction_asked_again_without_a_property_the_intact_proof_does_not_need_still_asks_only_of_the_rules_steps():
+    """The intact proof over one step needs the assumption of a few of the properties it proves
+    (`search.assumptions_needed`): a removal's question asked again after a model broke one of the
+    others still asks only of the steps of the removed rule's kinds, and proves what asking of
+    every step proves."""
+    from zoneproof.check import _intact_checks
+    from zoneproof.proof import proved_with
+    from zoneproof.search import CONCLUDED_AT, INDUCTION_STEPS, Budget, Unchanged
+
+    ruleset = load_ruleset("mtg-current")
+    intact = _intact_checks(ruleset, list(PROPS.values()), ruleset.scope_for(SMALL), 0, 60.0)
+    on, system = intact.lemmas.on[False], intact.system
+    assert on.needed < on.one_step
+    dropped = min((p for p in on.one_step if p not in on.needed), key=lambda p: p.id)
+    rest = sorted((p for p in on.one_step if p is not dropped), key=lambda p: p.id)
+    without = ruleset.without(["400.9"])
+    unchanged = intact.lemmas.unchanged(without, False)
+    assert unchanged.kinds and len(unchanged.kinds) < len(system.kinds)
+    assert unchanged.steps_of(system, CONCLUDED_AT - 1, [*on.kept, *rest], rest)
+    assert not Unchanged(unchanged.kinds, unchanged.lemmas, unchanged.proved).steps_of(system, CONCLUDED_AT - 1, [*on.kept, *rest], rest)
+    facts = system.rule_values(without)
+    proved = [sorted(p.id for p in proved_with(system, rest, on.kept, 0, facts, Budget.phase(60), forms=INDUCTION_STEPS[:1], unchanged=known))
+              for known in (unchanged, Unchanged())]
+    assert proved[0] == proved[1] and proved[0]

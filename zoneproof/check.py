@@ -26,7 +26,8 @@ from .replay import execute, first_violation, witnesses
 from .ruleset import Expectation, RuleSet
 from .proof import Proof, invariant, lemmas, proved_with, rules_resting, wrap_safe
 from .solver import Answer, SolverResult
-from .search import INDUCTION_SPAN, INDUCTION_STEPS, Budget, Deepening, Outcome, Unchanged, first_step, violated_at, violation_alone
+from .search import (INDUCTION_SPAN, INDUCTION_STEPS, Budget, Deepening, Outcome, Unchanged, assumptions_needed, first_step, violated_at,
+                     violation_alone)
 from .simulate import RUN_LENGTH, RUNS, Witness, found_witnesses
 from .trace import Trace, of_ruleset
 
@@ -562,13 +563,15 @@ class IntactOn:
     """What the checks with every rule in force found on one system (the whole game's, or the
     pregame's: `pregame_system`): the lemmas' invariant `kept`, the rules it rests on (`resting`,
     `proof.rules_resting`; None when Z3 gave no answer), the properties proved together over one
-    step with it (`one_step`), and for each rule, the action kinds whose steps it decides
+    step with it (`one_step`), those of them whose assumption that proof needs
+    (`search.assumptions_needed`), and for each rule, the action kinds whose steps it decides
     (`rules_deciding_each`), or None where the start, the card types or a formula of `kept` or
     `one_step` reads it (`narrowed_to`; a rule it does not list decides no step)."""
 
     kept: list[Property]
     resting: frozenset[str] | None
     one_step: frozenset[Property]
+    needed: frozenset[Property]
     narrowed_to: dict[str, frozenset[ActionKind] | None]
 
     @classmethod
@@ -578,7 +581,8 @@ class IntactOn:
         for kind, rules in rules_deciding_each(system).items():
             for rule_id in rules:
                 narrowed_to[rule_id] = narrowed_to.get(rule_id, frozenset()) | {kind}
-        return cls(kept, rules_resting(system, kept, seed, budget), one_step, narrowed_to | dict.fromkeys(fixed))
+        needed = assumptions_needed(system, sorted(one_step, key=lambda p: p.id), seed, system.rule_values(), budget, kept) if one_step else one_step
+        return cls(kept, rules_resting(system, kept, seed, budget), one_step, needed, narrowed_to | dict.fromkeys(fixed))
 
 
 @dataclass(frozen=True)
@@ -621,7 +625,7 @@ class Intact:
         kinds = [on.narrowed_to.get(rule_id, frozenset()) for rule_id in ruleset.removed]
         if any(k is None for k in kinds):
             return Unchanged()
-        return Unchanged(frozenset().union(*kinds), frozenset(on.kept), on.one_step)
+        return Unchanged(frozenset().union(*kinds), frozenset(on.kept), on.one_step, on.needed)
 
     def still_inductive(self, ruleset: RuleSet, pregame: bool) -> bool:
         """Whether the intact invariant is still inductive with `ruleset`'s rules removed: it rests

@@ -289,13 +289,15 @@ class Unchanged:
     """What a removal's questions of one system can take from the intact rule set's (coverage): a
     step of any action kind but `kinds` (those the removed rule decides) is one of the intact rule
     set's own steps, and the start is its start, so such a step keeps its invariant of the lemmas
-    `lemmas` and its proof over one step of the properties `proved` together. A question over one
-    step that assumes at least what an intact one assumed, and concludes about no more, is asked
-    of the steps of `kinds` alone. `Unchanged()` knows nothing: every step is asked."""
+    `lemmas` and its proof over one step of the properties `proved` together, which assumes only
+    `needed` of them (`assumptions_needed`; all of them unless given). A question over one step
+    that assumes at least what an intact one needed, and concludes about no more, is asked of the
+    steps of `kinds` alone. `Unchanged()` knows nothing: every step is asked."""
 
     kinds: frozenset | None = None
     lemmas: frozenset[Property] = frozenset()
     proved: frozenset[Property] = frozenset()
+    needed: frozenset[Property] | None = None
 
     def steps_of(self, system: TransitionSystem, t: int, assumed: list[Property], concluded: list[Property]) -> list:
         """[step t is of `kinds`] for a question over step t that assumes `assumed` (lemmas and
@@ -304,7 +306,8 @@ class Unchanged:
         if self.kinds is None:
             return []
         assumed, concluded = set(assumed), set(concluded)
-        if assumed >= self.lemmas and (concluded <= self.lemmas or (concluded <= self.proved and assumed >= self.proved)):
+        needed = self.proved if self.needed is None else self.needed
+        if assumed >= self.lemmas and (concluded <= self.lemmas or (concluded <= self.proved and assumed >= needed)):
             return [system.kind_in(t, self.kinds)]
         return []
 
@@ -361,6 +364,23 @@ def induction_question(system: TransitionSystem, props, steps: int, facts: list,
     context = [*facts, *system.types(), *system.steps(first, CONCLUDED_AT), *held_at(system, invariant, range(first, CONCLUDED_AT + 1))]
     assumed = {p: [violated_at(system, p, k) for k in range(max(first_step(p) + 1, first), CONCLUDED_AT)] for p in props}
     return context, assumed, {p: violated_at(system, p, CONCLUDED_AT) for p in props}
+
+
+def assumptions_needed(system: TransitionSystem, props: list[Property], seed: int, facts: list, budget: Budget,
+                       invariant: list[Property]) -> frozenset[Property]:
+    """The properties among `props` (proved together over one step, the lemmas `invariant`
+    assumed) whose assumption the induction's question over one step needs to prove them all: those
+    in Z3's unsat core of that question, each property's assumption a literal. All of them when Z3
+    gives no unsat answer. Any set of them that holds these proves every one of them over one step."""
+    context, assumed, concluded = induction_question(system, props, 1, facts, invariant)
+    solver, copy = isolated(seed)
+    literals = {p: z3.Bool(f"assumed#{i}", solver.ctx) for i, p in enumerate(props)}
+    solver.add([copy(f) for f in context] + [copy(Or([concluded[p] for p in props]))])
+    solver.add([Implies(literals[p], copy(Not(v))) for p in props for v in assumed[p]])
+    answer = budget.ask(solver, list(literals.values()))
+    if answer.answer is not Answer.UNSAT:
+        return frozenset(props)
+    return frozenset(p for p in props if str(literals[p]) in answer.core)
 
 
 def _inductive_over(system: TransitionSystem, props: list[Property], steps: int, seed: int, facts: list, budget: Budget,
