@@ -163,7 +163,7 @@ def _each_checked(ruleset: RuleSet, props: list[Property], scope: Scope, seed: i
     system, whole = (systems[False], systems[False]) if systems is not None else _systems(ruleset, rest, scope, [p for p in rest if p not in in_pregame])
     groups = [(system, [p for p in rest if p not in in_pregame], False)]
     if in_pregame:
-        groups.append(((systems or {}).get(True) or pregame_system(ruleset, scope, system.int_reach), in_pregame, True))
+        groups.append((systems[True] if systems is not None else pregame_system(ruleset, scope, system.int_reach), in_pregame, True))
     outcomes: dict = {}
     proofs: dict = {}
     owner: dict = {}
@@ -524,8 +524,7 @@ def _intact_checks(ruleset: RuleSet, props: list[Property], scope: Scope, seed: 
     baseline = tuple(_each_checked(ruleset, props, scope, seed, timeout, systems, explicit_first=False))
     applicable = [r.prop for r in baseline if r.verdict.holds]
     proofs = {r.prop: r.certificate for r in baseline if r.certificate is not None}
-    used = {pregame: system for pregame, system in systems.items() if not pregame or any(pregame_only(ruleset, p) for p in applicable)}
-    lemmas = Intact.of(ruleset, applicable, used, seed, Budget.phase(timeout), proofs) if scope.depth >= INDUCTION_FROM_DEPTH else None
+    lemmas = Intact.of(ruleset, applicable, _used_by(systems, applicable), seed, Budget.phase(timeout), proofs) if scope.depth >= INDUCTION_FROM_DEPTH else None
     checks = _IntactChecks(systems, baseline, applicable, lemmas, _rules_read_by(systems, applicable))
     _intact_found[thread] = (key, checks)
     return checks
@@ -539,6 +538,11 @@ def _by_pregame(system: TransitionSystem, props: list[Property]) -> dict[bool, T
     return {False: system, True: pregame_system(system.ruleset, system.scope, system.int_reach)}
 
 
+def _used_by(systems: dict[bool, TransitionSystem], props: list[Property]) -> dict[bool, TransitionSystem]:
+    """The whole game's system, and the pregame's where some property of `props` is checked on it."""
+    return {pregame: system for pregame, system in systems.items() if not pregame or any(pregame_only(system.ruleset, p) for p in props)}
+
+
 def _rules_read_by(systems: dict[bool, TransitionSystem], props: list[Property]) -> dict[Property, set[str]]:
     """For each property, the rules whose literals its check reads: those of the system it is
     checked on (the whole game's, or the pregame's for a property only a pregame action can
@@ -547,9 +551,7 @@ def _rules_read_by(systems: dict[bool, TransitionSystem], props: list[Property])
     as they were with the rule in force, so its removal changes none of its verdicts."""
     in_pregame = {p for p in props if pregame_only(systems[False].ruleset, p)}
     read: dict[Property, set[str]] = {}
-    for pregame, checked_on in systems.items():
-        if not any((p in in_pregame) == pregame for p in props):
-            continue
+    for pregame, checked_on in _used_by(systems, props).items():
         memo: dict = {}
         in_steps = rules_read(checked_on, [*checked_on.init(), *checked_on.types(), *checked_on.trans(0), *checked_on.trans(1)], memo)
         for p in props:
