@@ -71,6 +71,30 @@ def test_a_sliced_check_gives_the_whole_systems_verdict_and_shortest_depth(remov
             assert result.trace is not None and len(result.trace.steps) == result.depth
 
 
+@pytest.mark.parametrize("rule_id, kinds", [("400.3", 13), ("404.1", 6), ("405.2", 3), ("608.2b", 1)])
+def test_a_rule_of_the_constraints_every_step_shares_decides_only_the_steps_of_its_kinds(rule_id, kinds):
+    """A rule whose literal occurs in what every step shares (where a pile's newcomer goes, which
+    object a resolving spell's target is) is named by `rules_deciding_each` only for the kinds
+    whose steps it can change: Z3 shows every step of another kind the same with the rule and
+    without it, and some step of a named kind not (coverage asks a removal only of those kinds)."""
+    import z3
+
+    from zoneproof.encode.slicing import rules_deciding_each
+    from zoneproof.solver import Answer, check as ask, new_solver
+
+    ruleset = load_ruleset("mtg-current")
+    system = TransitionSystem(ruleset, ruleset.scope_for(Scope()))
+    deciding = rules_deciding_each(system)
+    named = [kind for kind in system.kinds if rule_id in deciding[kind]]
+    assert len(named) == kinds
+    step, literal = z3.And(system.trans(1)), system.rule_literal[rule_id]
+    changed = z3.Xor(z3.substitute(step, (literal, z3.BoolVal(True, system.ctx))), z3.substitute(step, (literal, z3.BoolVal(False, system.ctx))))
+    for among, answer in ((named, Answer.SAT), ([kind for kind in system.kinds if kind not in named], Answer.UNSAT)):
+        solver = new_solver(system.ctx, 0)
+        solver.add(system.kind_in(1, among), changed)
+        assert ask(solver, [], 60_000).answer is answer, (rule_id, answer)
+
+
 @pytest.mark.parametrize("name", ["mtg-current", "mtg-2015-commander-bfz"])
 def test_a_rule_whose_removal_changes_a_step_is_among_those_deciding_its_kind(name):
     """`rules_deciding_each`, by which lint's random runs try a rule's removal only on the steps of

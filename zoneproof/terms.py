@@ -183,3 +183,14 @@ def constant_names(terms: Iterable, memo: dict | None = None) -> set[str]:
                 pending.extend((x, False) for x in args)
         names |= memo[ast_id(ctx, root)]
     return names
+
+
+def occurs(literal: z3.BoolRef, term: z3.ExprRef) -> bool:
+    """Whether the Boolean constant occurs in the term: Z3 rebuilds a term only where a
+    substitution replaces something in it."""
+    return not z3.substitute(term, (literal, z3.Not(literal))).eq(term)
+
+
+def simplified(term: z3.ExprRef, variable: z3.ExprRef, value: z3.ExprRef) -> z3.ExprRef:
+    """The term with the variable set to the value, as Z3 simplifies it."""
+    return z3.simplify(z3.substitute(term, (variable, value)))

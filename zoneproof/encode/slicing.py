@@ -20,7 +20,7 @@ import z3
 from ..model import PREGAME_ACTIONS, ActionKind
 from ..properties import Property, PropertyKind
 from ..solver import Answer, check, new_solver, units_for
-from ..terms import Not, constant_names, equated_variables
+from ..terms import And, Not, constant_names, equated_variables, occurs, simplified
 from .backend import SymbolicBackend
 from .system import GUARD, Slice, TransitionSystem
 from .variables import ASSIGNED_FIELDS
@@ -63,11 +63,27 @@ def rules_deciding(system: TransitionSystem, kinds, memo: dict | None = None) ->
 
 def rules_deciding_each(system: TransitionSystem) -> dict[ActionKind, frozenset[str]]:
     """For each action kind of the system, the rules whose literals occur in its steps' own
-    constraints (`rules_deciding`) or in those every step shares: removing any other rule changes
-    no step of that kind."""
+    constraints (`rules_deciding`) or in those every step shares once the step's action is of that
+    kind (`_shared_deciding`): removing any other rule changes no step of that kind."""
     memo: dict = {}
-    shared = rules_read(system, [x for terms in system.pieces(1).common.values() for x in terms], memo)
-    return {kind: frozenset(shared | rules_deciding(system, [kind], memo)) for kind in system.kinds}
+    shared = _shared_deciding(system, [x for terms in system.pieces(1).common.values() for x in terms], memo)
+    return {kind: frozenset(shared[kind] | rules_deciding(system, [kind], memo)) for kind in system.kinds}
+
+
+def _shared_deciding(system: TransitionSystem, common: list, memo: dict) -> dict[ActionKind, set[str]]:
+    """For each action kind, the rules whose literals still occur in the constraints every step
+    shares (`common`) once Z3 has simplified them with the step's action of that kind: where a
+    pile's newcomer goes, for one, is a rule's only for the actions that move an object there."""
+    literals = {rule_id: system.rule_literal[rule_id] for rule_id in sorted(rules_read(system, common, memo))}
+    if not literals:
+        return {kind: set() for kind in system.kinds}
+    reading = And([x for x in common if any(occurs(literal, x) for literal in literals.values())])
+    kind_of_step = system.step(1).kind
+    shared = {}
+    for kind in system.kinds:
+        specialised = simplified(reading, kind_of_step, system.codes.kind[kind])
+        shared[kind] = {rule_id for rule_id, literal in literals.items() if occurs(literal, specialised)}
+    return shared
 
 
 def _is_frame(term) -> bool:
