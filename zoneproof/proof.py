@@ -311,7 +311,7 @@ def invariant(system: TransitionSystem, pool: list[Property], seed: int, facts: 
 
 
 # The random runs whose states rule candidate lemmas out before Houdini (`invariant`).
-FALSIFYING_RUNS = 30
+FALSIFYING_RUNS = 60
 
 
 def rules_resting(system: TransitionSystem, kept: list[Property], seed: int, budget: Budget) -> frozenset[str] | None:
