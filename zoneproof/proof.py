@@ -310,7 +310,8 @@ def invariant(system: TransitionSystem, pool: list[Property], seed: int, facts: 
     return [p for p in pool if p.id in _found[key]]
 
 
-# The random runs whose states rule candidate lemmas out before Houdini (`invariant`).
+# The random runs, at most, whose states rule candidate lemmas out before Houdini (`invariant`): they
+# stop sooner once simulate.STALE_RUNS in a row rule out nothing new.
 FALSIFYING_RUNS = 60
 
 
