@@ -87,8 +87,8 @@ def test_a_rule_of_the_constraints_every_step_shares_decides_only_the_steps_of_i
     deciding = rules_deciding_each(system)
     named = [kind for kind in system.kinds if rule_id in deciding[kind]]
     assert len(named) == kinds
-    step, literal = z3.And(system.trans(1)), system.rule_literal[rule_id]
-    changed = z3.Xor(z3.substitute(step, (literal, z3.BoolVal(True, system.ctx))), z3.substitute(step, (literal, z3.BoolVal(False, system.ctx))))
+    in_force = z3.substitute(z3.And(system.trans(1)), (system.rule_literal[rule_id], z3.BoolVal(True, system.ctx)))
+    changed = z3.Xor(in_force, system.trans_without(1, rule_id))
     for among, answer in ((named, Answer.SAT), ([kind for kind in system.kinds if kind not in named], Answer.UNSAT)):
         solver = new_solver(system.ctx, 0)
         solver.add(system.kind_in(1, among), changed)
