@@ -5,7 +5,7 @@ tests/test_lint_explicit.py's."""
 
 from dataclasses import replace
 
-from zoneproof.encode.slicing import rules_deciding
+from zoneproof.encode.slicing import rules_deciding, rules_deciding_each
 from zoneproof.encode.system import TransitionSystem
 from zoneproof.explicit import Verdict, check_explicitly
 from zoneproof.interpreter import World
@@ -96,3 +96,15 @@ def test_the_rules_deciding_the_pregame_are_read_off_the_encoder_and_the_search_
     assert {"103.5", "103.5.keep-zero", "103.6"} <= deciding
     assert not deciding & {"405.5", "608.2b", "903.8.tax"}
     assert pregame_witnesses(ruleset, replace(scope, depth=3), [], ["405.5"]) == ({}, {})
+
+
+def test_the_runs_try_each_kind_a_pending_rule_decides_in_every_state_they_pass():
+    """Turning a face-down spell face up is what 708.7 refuses, and it needs a face-down spell on the
+    stack first: the runs seldom take such a step themselves, but each state they pass tries a
+    step of a kind the rule decides, with and without the rule."""
+    ruleset, scope = load_ruleset("mtg-current"), Scope()
+    deciding = rules_deciding_each(TransitionSystem(ruleset, scope))
+    _, changed = found_witnesses(ruleset, scope, [], ["708.7"], 200, 3 * scope.depth, 0, deciding=deciding)
+    assert "708.7" in changed
+    assert replays(changed["708.7"], ruleset.without(["708.7"]))  # its last step is one the rule refuses
+    assert changed["708.7"].trace.steps[-1].action.kind is ActionKind.TURN_FACE_UP

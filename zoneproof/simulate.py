@@ -51,6 +51,8 @@ RELAXED_RUNS = 10
 PREGAME_TRIES = 100_000
 # The candidate forms of a kind tried in a state for a step property that a step of that kind violates.
 TRIED_FORMS = 4
+# The candidate forms of a kind tried in a state for a rule not yet found deciding a step.
+PROBED_FORMS = 2
 
 
 def found_witnesses(ruleset: RuleSet, scope: Scope, props: list[Property], rules: list[str], runs: int, length: int,
@@ -62,7 +64,9 @@ def found_witnesses(ruleset: RuleSet, scope: Scope, props: list[Property], rules
     the state it is taken in (the runs take the rule set's steps; for a rule none of them shows
     deciding a step, runs without the rule take the steps it forbids: `_relaxed_run`).
     `taking` names step properties that a step of one kind violates: in every state passed, a step
-    of that kind is tried too. `deciding` (`slicing.rules_deciding_each`) names for each action kind
+    of that kind is tried too; so is, for each rule not yet found, a step of a kind it decides,
+    taken with or without the rule and compared with the other's outcome (a step the rule refuses
+    is found so too). `deciding` (`slicing.rules_deciding_each`) names for each action kind
     the only rules whose removal can change a step of it: the others are not tried there, nor in
     runs without them. At most `runs` runs (`_walk`), fewer when `stale` in a row find
     nothing new; every other run stays in the pregame while it can (most of the actions that start
@@ -84,11 +88,21 @@ def found_witnesses(ruleset: RuleSet, scope: Scope, props: list[Property], rules
             worlds_without[key] = replace(world, ruleset=withouts[rule_id])
         return worlds_without[key]
 
+    deciders = {rule_id: [kind for kind, rules_of in (deciding or {}).items() if rule_id in rules_of] for rule_id in rules}
 
     def state_goals(world: World, steps: list[Step], by_kind: FormsByKind) -> int:
-        """Witnesses found in the run's last state: the step properties a step of a kind violates."""
+        """Witnesses found in the run's last state: the rules a step of a kind they decide shows
+        deciding, and the step properties a step of a kind violates."""
         k, new = len(steps), 0
         state = steps[-1].state if steps else space.start_state
+        for rule_id in [r for r in rules if r not in changed]:
+            kinds = [kind for kind in deciders[rule_id] if kind in by_kind]
+            if kinds:
+                forms = by_kind[rng.choice(kinds)]
+                taking_world, other = (world, without(world, rule_id)) if rng.random() < 0.5 else (without(world, rule_id), world)
+                step = _step_of(taking_world, state, rng.sample(forms, min(PROBED_FORMS, len(forms))), rng)
+                if step is not None and outcome_or_refusal(other, state, step.action) != step.state:
+                    changed[rule_id], new = (world, [*_actions(steps), step.action]), new + 1
         for kind, prop in (taking or {}).items():
             if prop.id not in violated and kind in by_kind:
                 step = _step_of(world, state, rng.sample(by_kind[kind], min(TRIED_FORMS, len(by_kind[kind]))), rng)
