@@ -44,6 +44,8 @@ ORACLE = [
     ("mtg-current", "708.4", "spells-not-permanents", 3),
     ("mtg-current", "608.2b", "fizzle", 5),
     ("mtg-current", "406.6", "stale-references", 4),
+    ("mtg-current", "610.3c", "until-owner", 5),
+    ("mtg-current", "610.3a", "until-already-left", 2),
     ("mtg-current", "406.3", "face-down-exile", 1),
     ("mtg-current", "701.22", "ordered-zones", 3),  # two cards per player: a third enters the library first
     ("mtg-current", "614.6", "replacement-owner", 2),
@@ -87,8 +89,10 @@ def test_removing_a_rule_gives_a_shortest_replayable_counterexample(ruleset_name
 
 # Two steps deep, but past the first stage's 500 states (the explicit search keeps 1,080 before it
 # finds face-up-same-object's, at two cards per player; replacement-owner's needs the effect begun
-# first, among mtg-current's many one-step successors): Z3 finds them.
-PAST_THE_FIRST_STAGE = {("mtg-current", "708.8", "face-up-same-object"), ("mtg-current", "614.6", "replacement-owner")}
+# first, among mtg-current's many one-step successors, and until-already-left's a permanent put onto
+# the battlefield): Z3 finds them.
+PAST_THE_FIRST_STAGE = {("mtg-current", "708.8", "face-up-same-object"), ("mtg-current", "614.6", "replacement-owner"),
+                        ("mtg-current", "610.3a", "until-already-left")}
 
 
 @pytest.mark.parametrize("ruleset_name, rule, prop_id, depth", [case for case in ORACLE if case[3] <= 2],

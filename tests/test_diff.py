@@ -60,13 +60,13 @@ def test_mtg_2010_against_mtg_current_json(run, tmp_path):
     assert prop == {"property": "command-in-command", "a": "violated", "b": "holds", "flips": True,
                     "trace": "counterexamples/mtg-2010--command-in-command.itf.json"}
     # mtg-2010 has no face-down actions (708, 406.3) and no reverse_illegal_cast (601.2): mtg-current alone
-    # allows them, and exile_with (406.6), once a permanent is on the battlefield; turn_face_up needs
+    # allows them, and exile_with (406.6) and exile_until (610.3), once a permanent is on the battlefield; turn_face_up needs
     # a face-down permanent first, and return_exiled a card exiled with one, which no step allowed by
     # both can make; and the mulligan: Paris in 2010, London today
     assert {(b["kind"], b["allowed_by"], b["steps"]) for b in doc["behaviours"]} == {
         ("move_to_command", "a", 2), ("move_to_command", "b", 2), ("mulligan", "a", 2), ("mulligan", "b", 2),
         ("put_onto_battlefield_face_down", "b", 1), ("cast_face_down", "b", 2), ("reverse_illegal_cast", "b", 2),
-        ("exile_face_down", "b", 1), ("scry", "b", 1), ("exile_with", "b", 2),
+        ("exile_face_down", "b", 1), ("scry", "b", 1), ("exile_with", "b", 2), ("exile_until", "b", 2),
     }
     assert doc["agree"] is False and doc["problems"] == []
 

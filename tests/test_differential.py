@@ -301,7 +301,7 @@ mostly = st.sampled_from([True, True, True, False])
 NEEDS_SETUP = {
     K.CAST, K.RESOLVE, K.COUNTER, K.DESTROY, K.SACRIFICE, K.REORDER,
     K.GAIN_CONTROL, K.TURN_FACE_DOWN, K.TAP, K.ADD_COUNTER, K.ATTACH, K.APPLY_EFFECT,
-    K.CAST_FACE_DOWN, K.TURN_FACE_UP, K.COPY_SPELL, K.EXILE_WITH, K.RETURN_EXILED,
+    K.CAST_FACE_DOWN, K.TURN_FACE_UP, K.COPY_SPELL, K.EXILE_WITH, K.RETURN_EXILED, K.EXILE_UNTIL, K.RETURN_UNTIL,
 }
 
 
@@ -507,6 +507,8 @@ EXILED_WITH = [act(K.PUT_ONTO_BATTLEFIELD, B1, B), act(K.EXILE_WITH, A1, targets
 STOLEN_UNDER_EFFECT = [act(K.PUT_ONTO_BATTLEFIELD, A1, B), act(K.EXILE_IF_DIES, player=A)]
 MILLED_UNDER_EFFECT = [act(K.EXILE_INSTEAD, player=B), act(K.MILL, B1, B), act(K.END_REPLACEMENT, player=B), act(K.MILL, B2, B)]
 FLICKERED_SOURCE = EXILED_WITH + [act(K.EXILE, B1), act(K.PUT_ONTO_BATTLEFIELD, B1, B)]
+# A1, A's permanent under B's control, exiled until B1, a permanent of B's, leaves the battlefield (610.3)
+EXILED_UNTIL = [act(K.PUT_ONTO_BATTLEFIELD, B1, B), act(K.PUT_ONTO_BATTLEFIELD, A1, B), act(K.EXILE_UNTIL, A1, targets=(B1,))]
 SCENARIOS = [
     # (id, removed rules, card types other than creature, actions)
     ("400.3-destroy", (), {}, [act(K.PUT_ONTO_BATTLEFIELD, A1, A), act(K.GAIN_CONTROL, A1, B), act(K.DESTROY, A1)]),
@@ -604,6 +606,13 @@ SCENARIOS = [
     ("406.6-400.8-off", ("400.8",), {}, EXILED_WITH + [act(K.EXILE, A1), act(K.RETURN_EXILED, A1)]),
     ("406.6-400.7-off", ("400.7",), {}, EXILED_WITH + [act(K.DESTROY, B1), act(K.RETURN_EXILED, A1)]),
     ("406.6-token-source", (), {}, [act(K.CREATE_TOKEN, A_TOK, A), act(K.EXILE_WITH, B1, targets=(A_TOK,)), act(K.DESTROY, A_TOK), act(K.STATE_BASED_ACTIONS)]),
+    ("610.3", (), {}, EXILED_UNTIL + [act(K.DESTROY, B1), act(K.RETURN_UNTIL, A1, B)]),
+    ("610.3c-off", ("610.3c",), {}, EXILED_UNTIL + [act(K.DESTROY, B1), act(K.RETURN_UNTIL, A1, B)]),
+    ("610.3-source-exiled", (), {}, EXILED_UNTIL + [act(K.EXILE, B1), act(K.RETURN_UNTIL, A1, A)]),
+    ("610.3a", (), {}, [act(K.PUT_ONTO_BATTLEFIELD, A1, B), act(K.EXILE_UNTIL, A1, targets=(B1,))]),
+    ("610.3a-off", ("610.3a",), {}, [act(K.PUT_ONTO_BATTLEFIELD, A1, B), act(K.EXILE_UNTIL, A1, targets=(B1,))]),
+    ("610.3-400.7-off", ("400.7",), {}, EXILED_UNTIL + [act(K.DESTROY, B1), act(K.EXILE, A1)]),
+    ("610.3-token-exiled", (), {}, [act(K.PUT_ONTO_BATTLEFIELD, B1, B), act(K.CREATE_TOKEN, A_TOK, A), act(K.EXILE_UNTIL, A_TOK, targets=(B1,)), act(K.STATE_BASED_ACTIONS)]),
     ("614.6", (), {}, MILLED_UNDER_EFFECT),
     ("614.6-off", ("614.6",), {}, MILLED_UNDER_EFFECT),
     ("614.6-stolen-dies", (), {}, STOLEN_UNDER_EFFECT + [act(K.DESTROY, A1)]),
@@ -854,6 +863,14 @@ def test_the_run_generator_reaches_every_kind():
     for step in (Action(K.DRAW_HAND, player=A), Action(K.DRAW_HAND, player=B), Action(K.KEEP, player=A), Action(K.KEEP, player=B)):
         kept = apply(world, kept, step).state
     seen |= set(legal_actions(world, kept))
+    # an exile until a permanent leaves (610.3) needs two permanents, and its return that one gone: four steps
+    returning = START
+    for step in EXILED_UNTIL[:2]:
+        returning = apply(world, returning, step).state
+    seen |= set(legal_actions(world, returning))
+    for step in EXILED_UNTIL[2:] + [act(K.DESTROY, B1)]:
+        returning = apply(world, returning, step).state
+    seen |= set(legal_actions(world, returning))
     assert seen == {a.kind for a in CURRENT.actions}
 
 

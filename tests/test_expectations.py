@@ -101,7 +101,7 @@ def test_mtg_2010_has_every_rule_of_section_400_of_seed_000():
         ("commander-return", "vacuous"), ("mulligan-look-smaller", "vacuous"), ("commander-tax", "vacuous"), ("command-in-command", "violated"),
         ("face-down-visibility", "vacuous"), ("face-down-reveal", "vacuous"), ("face-up-same-object", "vacuous"),
         ("hidden-zones", "holds"), ("illegal-cast-reversed", "vacuous"), ("face-down-exile", "vacuous"), ("copy-ceases", "vacuous"),
-            ("markers-kept", "violated"),
+        ("until-owner", "vacuous"), ("until-already-left", "vacuous"), ("markers-kept", "violated"),
         ("deck-shuffled-after-search", "vacuous"), ("set-aside-visible", "vacuous"), ("team-look", "vacuous"),
         ("opening-hand-actions", "vacuous"), ("stale-references", "vacuous"),
     ]

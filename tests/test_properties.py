@@ -56,6 +56,8 @@ STOCK = {
     "deck-shuffled-after-search": ("204.3",),
     "fizzle": ("608.2b", "400.7"),
     "stale-references": ("406.6", "607.2a", "400.7"),
+    "until-owner": ("610.3", "610.3c"),
+    "until-already-left": ("610.3a",),
     "face-down-exile": ("406.3",),
     "copy-ceases": ("704.5e", "608.3f", "707.10"),
     "replacement-owner": ("614.6", "400.3"),

@@ -157,6 +157,7 @@ class Candidate:
     pregame: bool
     takes_targets: bool = False
     needs_target: bool = False
+    targets_anywhere: bool = False
     memo: dict = field(default_factory=dict, repr=False, compare=False)  # its `n` variants by (cards, targets), made when first needed
 
 
@@ -176,7 +177,8 @@ def action_space(world: World) -> tuple[Candidate, ...]:
             for player in range(world.players) if kind_spec.takes_player(zone) else [None]:
                 for to_command in (False, True) if kind_spec.moves_card and card in commanders else (False,):
                     action = Action(kind, card=card, player=player, zone=zone, to_command=to_command)
-                    space.append(Candidate(action, sources, kind_spec.lists_cards, kind_spec.pregame, kind_spec.takes_targets, kind_spec.needs_target))
+                    space.append(Candidate(action, sources, kind_spec.lists_cards, kind_spec.pregame, kind_spec.takes_targets, kind_spec.needs_target,
+                                           kind_spec.targets_anywhere))
     return tuple(space)
 
 
@@ -192,9 +194,10 @@ def listable_cards(world: World, state: GameState, action: Action) -> list[int]:
     return [c for c in range(len(world.slots)) if state.objects[c].zone in zones and state.objects[c].whose == action.player]
 
 
-def targetable(zones: list[Zone], card: int) -> list[int]:
-    """The objects a spell cast from `card` may target (stack.TARGETABLE)."""
-    return [t for t, zone in enumerate(zones) if t != card and zone in TARGETABLE]
+def targetable(zones: list[Zone], card: int, anywhere: bool = False) -> list[int]:
+    """The objects an action on `card` may name in `targets`: a spell or permanent
+    (stack.TARGETABLE), or any other object where the action's spec says `targets_anywhere`."""
+    return [t for t, zone in enumerate(zones) if t != card and (anywhere or zone in TARGETABLE)]
 
 
 def _subsets(cards: list[int]) -> Iterator[tuple[int, ...]]:
@@ -224,7 +227,7 @@ def _forms_of(world: World, state: GameState, zones: list[Zone], candidate: Cand
     elif not candidate.needs_target:
         yield candidate, action
     if candidate.takes_targets:
-        for t in targetable(zones, action.card):
+        for t in targetable(zones, action.card, candidate.targets_anywhere):
             yield candidate, replace(action, targets=(t,))
 
 

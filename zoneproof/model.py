@@ -77,6 +77,8 @@ class ActionKind(str, Enum):
     COPY_SPELL = "copy_spell"  # 707.10: a player puts a copy of a spell onto the stack, in a token slot of theirs
     EXILE_WITH = "exile_with"  # 406.6: a card is exiled with a permanent (its source), which can find it later
     RETURN_EXILED = "return_exiled"  # 406.6, 607: the source's linked ability returns a card exiled with it to the battlefield
+    EXILE_UNTIL = "exile_until"  # 610.3: a permanent is exiled until a permanent (its source) leaves the battlefield
+    RETURN_UNTIL = "return_until"  # 610.3: once that source has left, the permanent returns to the battlefield
     # The pregame (103): legal only before the first ordinary action, in rule sets that declare them.
     DRAW_HAND = "draw_hand"
     MULLIGAN = "mulligan"
@@ -145,6 +147,9 @@ class Behaviour(str, Enum):
     HAND_MODIFIER = "hand-modifier"  # 902.5, 103.5a (Vanguard): a player's starting hand size is modified by their vanguard card
     TARGETS_CHECKED = "targets-checked"  # 608.2b: a spell whose target is illegal on resolution does not resolve
     LINKS_CHECKED = "links-checked"  # 406.6, 607: an ability finds only the cards that the same object exiled
+    UNTIL_RETURNS = "until-returns"  # 610.3: once the source of an "until" exile has left the battlefield, the card returns
+    UNTIL_ALREADY_LEFT = "until-already-left"  # 610.3a: an "until" exile whose source has already left moves nothing
+    UNTIL_OWNER_CONTROLS = "until-owner-controls"  # 610.3c: a permanent an "until" exile returns comes back under its owner's control
     COPY_SPELL = "copy-spell"  # 707.10: a copy of a spell may be put onto the stack; it copies the spell's target
     COPY_BECOMES_TOKEN = "copy-becomes-token"  # 608.3f: a copy of a permanent spell becomes a token as it resolves
     COPY_CEASES = "copy-ceases"  # 704.5e: a copy of a spell anywhere but on the stack ceases to exist
@@ -314,6 +319,8 @@ class ObjectState:
     `exiled_with` is the slot of the permanent a card in exile was exiled with (406.6), None where
     there is none; `link_lost` that this permanent has become a new object since (400.7), so its
     linked abilities no longer find the card (607). Kept like `target` and `target_lost`.
+    `until`: the card was exiled until the permanent it was exiled with leaves the battlefield
+    (610.3); it returns once `link_lost` says that permanent has left.
     `copy`: a token slot holds a copy of a spell (707.10), not a token; it stays one until it
     becomes a token on the battlefield (608.3f) or ceases to exist. Always False for other slots.
     """
@@ -337,6 +344,7 @@ class ObjectState:
     target_lost: bool = False
     exiled_with: int | None = None
     link_lost: bool = False
+    until: bool = False
     copy: bool = False
 
     def moved(self, **changes) -> "ObjectState":
@@ -355,7 +363,7 @@ def _changed(state, changes: dict):
 
 
 STATE_FIELDS = ("zone", "whose", "controller", "pos", "gen", "face_down", "counters", "tapped", "attached", "effect", "revealed", "fresh",
-                "casts", "looker", "target", "target_lost", "exiled_with", "link_lost", "copy")
+                "casts", "looker", "target", "target_lost", "exiled_with", "link_lost", "until", "copy")
 # The references from one object to another (400.7): the field naming the other object by its slot
 # (None for none), and the field saying that object has become a new object since.
 REFERENCES = {"target": "target_lost", "exiled_with": "link_lost"}

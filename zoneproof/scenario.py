@@ -45,7 +45,7 @@ from .tomlfile import TomlFile
 from .trace import Trace, write_atomically
 
 EXPECTATION_KEYS = {"card", "zone", "whose", "controller", "position", "same_object_as_step", "new_object_since_step",
-                    "counters", "casts", "looker", "tapped", "attached", "effect", "exists", "face_down", "revealed", "seen_by", *REFERENCES, *REFERENCES.values(), "copy"}
+                    "counters", "casts", "looker", "tapped", "attached", "effect", "exists", "face_down", "revealed", "seen_by", *REFERENCES, *REFERENCES.values(), "until", "copy"}
 # What a step may expect of a player: its pregame record (103.4/103.5), its deck search, the
 # replacement effects on its graveyard (614.1a), the size of its hand and library, and whether the
 # game has started.
@@ -562,6 +562,8 @@ def scenario_from_trace(trace: Trace, violation: str, folder: Path | None = None
                     e[ref] = "none" if getattr(o2, ref) is None else slots[getattr(o2, ref)].name
                 if getattr(o, lost) or getattr(o2, lost):
                     e[lost] = getattr(o2, lost)
+            if o.until or o2.until:
+                e["until"] = o2.until
             if o.copy or o2.copy:
                 e["copy"] = o2.copy
             if o.casts or o2.casts:

@@ -24,10 +24,10 @@ from ..terms import And, Eq, If, Or
 # rules that act at every step derive from the step before (see system.py); `order`, the pile
 # relation, is derived too.
 ASSIGNED_FIELDS = ("zone", "whose", "controller", "pos", "gen", "face_down", "counters", "tapped", "attached", "effect", "looker", "target",
-                   "exiled_with", "copy")
+                   "exiled_with", "until", "copy")
 DERIVED_FIELDS = ("revealed", "fresh", "casts", "target_lost", "link_lost")
 PLAYER_REFERENCE_FIELDS = ("whose", "controller", "looker")
-BOOL_FIELDS = ("face_down", "tapped", "attached", "effect", "revealed", "fresh", "target_lost", "link_lost", "copy")
+BOOL_FIELDS = ("face_down", "tapped", "attached", "effect", "revealed", "fresh", "target_lost", "link_lost", "until", "copy")
 BOOL_PLAYER_FIELDS = ("drawn", "kept", "looked", "free_taken", "searched", "exile_instead", "exile_if_dies")
 # Every state field a slice may keep or drop (see slicing.py): the object fields, the pile order,
 # and the players' records.
@@ -177,6 +177,7 @@ class StateVars:
     target_lost: list
     exiled_with: list  # a slot code, no_slot for none
     link_lost: list
+    until: list
     copy: list  # a variable for each token slot; False for every other slot
     above: dict  # (c, d) with c < d -> "c is nearer the top than d" (meaningful within one pile)
     # With player records only (RuleSet.tracks_players): each PLAYER_FIELDS field per player (a
@@ -258,6 +259,7 @@ def state_vars(codes: Codes, t: int, player_fields: dict[str, bool] | None) -> S
         target_lost=each("target_lost", codes.bool),
         exiled_with=each("exiled_with", bv("slot")),
         link_lost=each("link_lost", codes.bool),
+        until=each("until", codes.bool),
         copy=[codes.bool(f"copy[{s.name}]@{t}") if s.is_token else codes.false for s in slots],
         above={
             (c, d): codes.bool(f"above[{slots[c].name},{slots[d].name}]@{t}")

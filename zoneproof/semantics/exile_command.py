@@ -2,7 +2,8 @@
 (400.8, 400.10), and one turned face down in the command zone too (400.9). A card exiled face down
 records the player an instruction lets look at it (406.3; who sees it is in visibility.py). A card
 exiled with a permanent records that permanent, whose linked ability may return it while both are
-the objects the link was made with (406.6, 607)."""
+the objects the link was made with (406.6, 607). A permanent exiled "until" another leaves the
+battlefield records it the same way, and returns once it has left (610.3)."""
 
 from __future__ import annotations
 
@@ -121,16 +122,92 @@ def encode_return_exiled(step: SymbolicStep, c: int) -> Effect:
     return encode_enter_battlefield(step, c, step.owner(c), linked)
 
 
+UNTIL_SOURCES = (Zone.BATTLEFIELD,)
+
+
+@concrete(K.EXILE_UNTIL, Target.CARD, moves_card=True, takes_targets=True, needs_target=True, targets_anywhere=True, sources=UNTIL_SOURCES)
+@implements(Behaviour.UNTIL_ALREADY_LEFT, half="concrete")
+def do_exile_until(step: ConcreteStep) -> None:
+    """Exile a permanent until another permanent, named in `targets`, leaves the battlefield (610.3):
+    the card records it as `exile_with` does, and that it returns (`until`). A source no longer on
+    the battlefield has already left: under 610.3a the card does not move; without it the card is
+    exiled for good, with nothing to return it."""
+    c, o = step.target()
+    step.require(len(step.action.targets) == 1, "name in `targets` the permanent whose leaving returns the card")
+    (source,) = step.action.targets
+    step.require(source != c, f"{step.name(c)} cannot be exiled until it leaves the battlefield itself")
+    step.require(source_allowed(step, o.zone, UNTIL_SOURCES), f"{step.name(c)} is not a permanent: the model exiles only permanents until a permanent leaves")
+    if step.objects[source].zone is not Zone.BATTLEFIELD:
+        rule = step.on(Behaviour.UNTIL_ALREADY_LEFT)
+        if rule:
+            step.cite(rule)
+            return
+        move(step, c, Zone.EXILE, step.slot(c).owner)
+        return
+    move(step, c, Zone.EXILE, step.slot(c).owner)
+    if step.objects[c].zone is Zone.EXILE:
+        step.objects[c] = step.objects[c].moved(exiled_with=source, until=True)
+
+
+@symbolic(K.EXILE_UNTIL)
+@implements(Behaviour.UNTIL_ALREADY_LEFT, half="symbolic")
+def encode_exile_until(step: SymbolicStep, c: int) -> Effect:
+    s, codes, source = step.s, step.codes, step.a.aim
+    others = range(len(step.slots))
+    names_another = codes.any_of(source == codes.slot[d] for d in others if d != c)
+    present = codes.any_of(And(source == codes.slot[d], s.zone[d] == step.Z[Zone.BATTLEFIELD]) for d in others if d != c)
+    exiled = encode_move(step, c, Zone.EXILE, step.owner(c))
+    linked = And(present, exiled.values["zone"] == step.Z[Zone.EXILE])
+    values = exiled.values | {"exiled_with": If(linked, source, exiled.values["exiled_with"]), "until": Or(linked, exiled.values["until"])}
+    stays = And(Not(present), step.on(Behaviour.UNTIL_ALREADY_LEFT))
+    if step.slots[c].is_commander:  # staying is no move that a commander replacement could replace
+        stays = And(stays, Not(step.a.to_command))
+    event = And(source_ok(step, c, UNTIL_SOURCES), names_another)
+    return Effect(event, Or(stays, exiled.outcome), step.merge(c, stays, step.current(c), values), arrival=exiled.arrival)
+
+
+@concrete(K.RETURN_UNTIL, Target.CARD, PlayerUse.ALWAYS, moves_card=True, sources=(Zone.EXILE,))
+@implements(Behaviour.UNTIL_RETURNS, Behaviour.UNTIL_OWNER_CONTROLS, half="concrete")
+def do_return_until(step: ConcreteStep) -> None:
+    """Once the permanent a card was exiled until has left the battlefield (it has become a new
+    object: `link_lost`), the card returns to the battlefield (610.3), under its owner's control
+    (610.3c); without 610.3c, under the control of the player who returns it. Without 610.3 nothing
+    returns it."""
+    c, o = step.target()
+    step.require(o.zone is Zone.EXILE and o.until, f"{step.name(c)} is not exiled until a permanent leaves the battlefield")
+    rule = step.on(Behaviour.UNTIL_RETURNS)
+    step.require(rule is not None, "no rule in force returns a card exiled until a permanent leaves the battlefield")
+    step.cite(rule)
+    step.require(o.link_lost, f"{step.name(o.exiled_with)} has not left the battlefield since {step.name(c)} was exiled until it does ({rule})")
+    owner_controls = step.on(Behaviour.UNTIL_OWNER_CONTROLS)
+    if owner_controls:
+        step.cite(owner_controls)
+    enter_battlefield(step, c, step.slot(c).owner if owner_controls else step.action.player)
+
+
+@symbolic(K.RETURN_UNTIL)
+@implements(Behaviour.UNTIL_RETURNS, Behaviour.UNTIL_OWNER_CONTROLS, half="symbolic")
+def encode_return_until(step: SymbolicStep, c: int) -> Effect:
+    s = step.s
+    due = And(step.on(Behaviour.UNTIL_RETURNS), s.zone[c] == step.Z[Zone.EXILE], s.until[c], s.link_lost[c])
+    controller = If(step.on(Behaviour.UNTIL_OWNER_CONTROLS), step.owner(c), step.a.player)
+    return encode_enter_battlefield(step, c, controller, due)
+
+
 @every_step("link-memory", "concrete")
 def track_lost_links(step: ConcreteStep) -> None:
-    """400.7 for a link (406.6): once the permanent a card was exiled with becomes a new object, the
-    link no longer finds that permanent's card. An exile with a permanent makes the link afresh."""
-    keep_reference(step, "exiled_with", "link_lost", K.EXILE_WITH)
+    """400.7 for a link (406.6, 610.3): once the permanent a card was exiled with becomes a new
+    object, the link no longer finds that permanent's card. An exile with a permanent makes the
+    link afresh."""
+    keep_reference(step, "exiled_with", "link_lost", LINKING_KINDS)
 
 
 @every_step("link-memory", "symbolic")
 def encode_lost_links(step: SymbolicStep) -> list:
-    return encode_keep_reference(step, "exiled_with", "link_lost", K.EXILE_WITH)
+    return encode_keep_reference(step, "exiled_with", "link_lost", LINKING_KINDS)
+
+
+LINKING_KINDS = (K.EXILE_WITH, K.EXILE_UNTIL)
 
 
 @concrete(K.MOVE_TO_COMMAND, Target.CARD, moves_card=True, sources=GAME_ZONES)

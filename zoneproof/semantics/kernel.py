@@ -18,8 +18,9 @@ from .replacement import exiled_instead, replaced_zone
 from .step import Arrival, ConcreteStep, Effect, OrderMissing, SymbolicStep
 
 # What 400.7 wipes, apart from the effects (which 400.7a may carry): a new object also targets nothing,
-# no instruction lets anyone look at it (406.3), and no linked ability finds it (406.6, 607).
-NO_MEMORY = dict(counters=0, tapped=False, attached=False, target=None, looker=None, exiled_with=None)
+# no instruction lets anyone look at it (406.3), no linked ability finds it (406.6, 607) and nothing
+# returns it when a permanent leaves (610.3).
+NO_MEMORY = dict(counters=0, tapped=False, attached=False, target=None, looker=None, exiled_with=None, until=False)
 
 
 # ---------------------------------------------------------------- a new object (400.7)
@@ -96,24 +97,24 @@ def encode_reference_lost(step: SymbolicStep, x: int, ref, lost_before) -> z3.Bo
     return And(ref != codes.no_slot, Or(lost_before, renewed))
 
 
-def keep_reference(step: ConcreteStep, ref: str, lost: str, made_by: ActionKind) -> None:
+def keep_reference(step: ConcreteStep, ref: str, lost: str, made_by: tuple[ActionKind, ...]) -> None:
     """400.7 for a reference each object may hold (REFERENCES: `ref`, with its flag `lost`): once
-    the object it names becomes a new object, it is lost. An action of kind `made_by` on an object
-    makes that object's reference afresh."""
+    the object it names becomes a new object, it is lost. An action of a kind in `made_by` on an
+    object makes that object's reference afresh."""
     action = step.action
     for x, new in enumerate(step.objects):
-        made_now = action.kind is made_by and action.card == x
+        made_now = action.kind in made_by and action.card == x
         now_lost = not made_now and reference_lost(step, getattr(new, ref), getattr(step.before.objects[x], lost))
         if now_lost != getattr(new, lost):
             step.objects[x] = new.moved(**{lost: now_lost})
 
 
-def encode_keep_reference(step: SymbolicStep, ref: str, lost: str, made_by: ActionKind) -> list:
+def encode_keep_reference(step: SymbolicStep, ref: str, lost: str, made_by: tuple[ActionKind, ...]) -> list:
     """keep_reference's facts for the next state's flags `lost`."""
     s, s2 = step.s, step.s2
     facts = []
     for x in range(len(step.slots)):
-        made_now = And(step.kind_is(made_by), step.a.card == step.codes.slot[x])
+        made_now = And(step.kind_in(made_by), step.a.card == step.codes.slot[x])
         facts.append(s2.field(lost, x) == And(Not(made_now), encode_reference_lost(step, x, s2.field(ref, x), s.field(lost, x))))
     return facts
 

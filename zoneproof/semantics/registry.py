@@ -47,6 +47,7 @@ class ActionSpec:
     lists: Listed = Listed.NONE  # `cards`: which cards it acts on, and from where
     takes_targets: bool = False  # `targets`: a spell or permanent the card, as a spell, targets (115.1); the spell a copy copies; the permanent a card is exiled with
     needs_target: bool = False  # a form without `targets` is always refused, so the explicit search and the random runs do not try one
+    targets_anywhere: bool = False  # its target may be in any zone, not only a spell or permanent (an "until" exile's source that has left, 610.3a)
     moves_card: bool = False  # the card changes zones, so a commander's owner may put it into the command zone instead (`to_command`)
     takes_n: bool = False  # `n` is always part of the action: a place in a library, or how many cards are looked at
     graveyard_bound: bool = False  # `n` places the card in the graveyard where 404.1 is not in force
