@@ -69,6 +69,22 @@ def without_face_down_set_aside(monkeypatch):
 
 
 @pytest.fixture
+def broken(run, tmp_path):
+    """`zoneproof check RULESET --without RULE -p PROPERTY --no-lint OPTIONS`, which must exit 1:
+    (its output, the counterexample's path, its first step of a kind)."""
+    from zoneproof.trace import read_trace
+
+    def check_without(ruleset: str, rule: str, prop: str, *options: str):
+        code, out, _ = run("check", ruleset, "--without", rule, "-p", prop, "--no-lint", *options)
+        assert code == 1, out
+        path = tmp_path / "counterexamples" / f"{ruleset}--without-{rule}--{prop}.itf.json"
+        trace = read_trace(path)
+        return out, path, trace, lambda kind: next(i for i, s in enumerate(trace.steps) if s.action.kind is kind)
+
+    return check_without
+
+
+@pytest.fixture
 def golden():
     def compare(name: str, actual: str) -> None:
         path = GOLDEN / name

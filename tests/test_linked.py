@@ -15,7 +15,6 @@ from zoneproof.properties import stock_properties
 from zoneproof.report import describe_action
 from zoneproof.ruleset import load_ruleset
 from zoneproof.scenario import load_scenario, run_scenario
-from zoneproof.trace import read_trace
 
 from test_interpreter import A, A1, A2, B, B1, K, SLOTS, onto_battlefield, play, world
 
@@ -131,15 +130,12 @@ def test_stale_references_is_vacuous_in_mtg_2010_which_has_no_link():
     assert not ruleset.allows(K.EXILE_WITH) and not ruleset.allows(K.RETURN_EXILED)
 
 
-def test_without_406_6_stale_references_breaks_with_a_trace_that_replays(run, tmp_path):
+def test_without_406_6_stale_references_breaks_with_a_trace_that_replays(run, broken):
     """`check --without 406.6 -p stale-references` exits 1 with a counterexample whose trace records
     the link, the permanent named by the exile, and replays with `zoneproof run`."""
-    code, out, _ = run("check", "mtg-current", "--without", "406.6", "-p", "stale-references", "--no-lint", "--cards", "2")
-    assert code == 1, out
+    out, path, trace, first = broken("mtg-current", "406.6", "stale-references", "--cards", "2")
     assert "stale-references" in out and "violated  depth 4" in out and "exile_with" in out and "targets=" in out
-    path = tmp_path / "counterexamples" / "mtg-current--without-406.6--stale-references.itf.json"
-    trace = read_trace(path)
-    exiled = next(i for i, s in enumerate(trace.steps) if s.action.kind is K.EXILE_WITH)
+    exiled = first(K.EXILE_WITH)
     card, (source,) = trace.steps[exiled].action.card, trace.steps[exiled].action.targets
     assert trace.steps[exiled].state.objects[card].exiled_with == source
     assert trace.steps[-1].action == Action(K.RETURN_EXILED, card=card) and trace.steps[-2].state.objects[card].link_lost
