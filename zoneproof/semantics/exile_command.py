@@ -137,15 +137,13 @@ def do_exile_until(step: ConcreteStep) -> None:
     (source,) = step.action.targets
     step.require(source != c, f"{step.name(c)} cannot be exiled until it leaves the battlefield itself")
     step.require(source_allowed(step, o.zone, UNTIL_SOURCES), f"{step.name(c)} is not a permanent: the model exiles only permanents until a permanent leaves")
-    if step.objects[source].zone is not Zone.BATTLEFIELD:
-        rule = step.on(Behaviour.UNTIL_ALREADY_LEFT)
-        if rule:
-            step.cite(rule)
-            return
-        move(step, c, Zone.EXILE, step.slot(c).owner)
+    present = step.objects[source].zone is Zone.BATTLEFIELD
+    rule = step.on(Behaviour.UNTIL_ALREADY_LEFT)
+    if not present and rule:
+        step.cite(rule)
         return
     move(step, c, Zone.EXILE, step.slot(c).owner)
-    if step.objects[c].zone is Zone.EXILE:
+    if present and step.objects[c].zone is Zone.EXILE:
         step.objects[c] = step.objects[c].moved(exiled_with=source, until=True)
 
 
@@ -153,17 +151,17 @@ def do_exile_until(step: ConcreteStep) -> None:
 @implements(Behaviour.UNTIL_ALREADY_LEFT, half="symbolic")
 def encode_exile_until(step: SymbolicStep, c: int) -> Effect:
     s, codes, source = step.s, step.codes, step.a.aim
-    others = range(len(step.slots))
-    names_another = codes.any_of(source == codes.slot[d] for d in others if d != c)
-    present = codes.any_of(And(source == codes.slot[d], s.zone[d] == step.Z[Zone.BATTLEFIELD]) for d in others if d != c)
+    others = [d for d in range(len(step.slots)) if d != c]
+    names_another = codes.any_of(source == codes.slot[d] for d in others)
+    present = codes.any_of(And(source == codes.slot[d], s.zone[d] == step.Z[Zone.BATTLEFIELD]) for d in others)
     exiled = encode_move(step, c, Zone.EXILE, step.owner(c))
     linked = And(present, exiled.values["zone"] == step.Z[Zone.EXILE])
     values = exiled.values | {"exiled_with": If(linked, source, exiled.values["exiled_with"]), "until": Or(linked, exiled.values["until"])}
-    stays = And(Not(present), step.on(Behaviour.UNTIL_ALREADY_LEFT))
+    stays, outcome = And(Not(present), step.on(Behaviour.UNTIL_ALREADY_LEFT)), exiled.outcome
     if step.slots[c].is_commander:  # staying is no move that a commander replacement could replace
-        stays = And(stays, Not(step.a.to_command))
+        stays, outcome = And(stays, Not(step.a.to_command)), And(Not(stays), outcome)
     event = And(source_ok(step, c, UNTIL_SOURCES), names_another)
-    return Effect(event, Or(stays, exiled.outcome), step.merge(c, stays, step.current(c), values), arrival=exiled.arrival)
+    return Effect(event, Or(stays, outcome), step.merge(c, stays, step.current(c), values), arrival=exiled.arrival)
 
 
 @concrete(K.RETURN_UNTIL, Target.CARD, PlayerUse.ALWAYS, moves_card=True, sources=(Zone.EXILE,))
