@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import z3
+
 from ..model import GAME_ZONES, ActionKind, Behaviour, Zone
 from ..terms import And, If, Not, Or
 from .battlefield import encode_enter_battlefield, enter_battlefield
@@ -29,15 +31,20 @@ def move_or_renew(step: ConcreteStep, zone: Zone, behaviour: Behaviour) -> None:
         move(step, c, zone, step.slot(c).owner)
 
 
+def staying_or_moved(step: SymbolicStep, c: int, stays, moved) -> z3.BoolRef:
+    """What the rules require of an action that leaves slot c where it is under `stays` and
+    otherwise moves it with the outcome `moved`: staying is no move that a commander replacement
+    could replace, so a commander's owner may not choose one (`to_command`) then."""
+    if step.slots[c].is_commander:
+        return Or(And(stays, Not(step.a.to_command)), And(Not(stays), moved))
+    return Or(stays, moved)
+
+
 def encode_move_or_renew(step: SymbolicStep, c: int, zone: Zone, behaviour: Behaviour) -> Effect:
     moved = encode_move(step, c, zone, step.owner(c))
     already = step.s.zone[c] == step.Z[zone]
     values = step.merge(c, already, renewed(step, c, behaviour), moved.values)
-    stays, outcome = already, moved.outcome
-    if step.slots[c].is_commander:  # staying is no move that a commander replacement could replace
-        stays = And(already, Not(step.a.to_command))
-        outcome = And(Not(already), outcome)
-    return Effect(source_ok(step, c, GAME_ZONES), Or(stays, outcome), values)
+    return Effect(source_ok(step, c, GAME_ZONES), staying_or_moved(step, c, already, moved.outcome), values)
 
 
 @concrete(K.EXILE, Target.CARD, moves_card=True, sources=GAME_ZONES)
@@ -157,11 +164,9 @@ def encode_exile_until(step: SymbolicStep, c: int) -> Effect:
     exiled = encode_move(step, c, Zone.EXILE, step.owner(c))
     linked = And(present, exiled.values["zone"] == step.Z[Zone.EXILE])
     values = exiled.values | {"exiled_with": If(linked, source, exiled.values["exiled_with"]), "until": Or(linked, exiled.values["until"])}
-    stays, outcome = And(Not(present), step.on(Behaviour.UNTIL_ALREADY_LEFT)), exiled.outcome
-    if step.slots[c].is_commander:  # staying is no move that a commander replacement could replace
-        stays, outcome = And(stays, Not(step.a.to_command)), And(Not(stays), outcome)
+    stays = And(Not(present), step.on(Behaviour.UNTIL_ALREADY_LEFT))
     event = And(source_ok(step, c, UNTIL_SOURCES), names_another)
-    return Effect(event, Or(stays, outcome), step.merge(c, stays, step.current(c), values), arrival=exiled.arrival)
+    return Effect(event, staying_or_moved(step, c, stays, exiled.outcome), step.merge(c, stays, step.current(c), values), arrival=exiled.arrival)
 
 
 @concrete(K.RETURN_UNTIL, Target.CARD, PlayerUse.ALWAYS, moves_card=True, sources=(Zone.EXILE,))
