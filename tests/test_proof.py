@@ -113,11 +113,12 @@ def test_on_a_cone_of_influence_and_on_the_pregame_houdini_keeps_the_same_with_t
     assert not before_start & {p.id for p in found}
 
 
-@pytest.mark.parametrize("name, cards", [("mtg-commander", 3), ("mtg-commander", 4), ("mtg-current", 3)])
+@pytest.mark.parametrize("name, cards", [("mtg-commander", 3), ("mtg-commander", 4), ("mtg-current", 3), ("mtg-current", 4)])
 def test_a_seldom_possible_action_is_tried_wherever_it_is_so_its_states_falsify_lemmas(name, cards):
     """Copying a spell needs a spell on the stack and a token slot of its type: a random run seldom
-    takes it, but a step of a kind no run has taken yet is tried in every state passed (Houdini
-    would otherwise ask a question to drop the two lemmas)."""
+    takes it, but a step of a kind no run has taken yet is tried in every state passed, the untaken
+    kinds again after it (a cast, then a copy), with the token slot of another type where the run
+    has not brought it into the game (Houdini would otherwise ask a question to drop the two lemmas)."""
     from zoneproof.proof import FALSIFYING_RUNS
     from zoneproof.simulate import falsified
 

@@ -19,7 +19,7 @@ from .evaluate import compile_lazily
 from .explicit import SINGLE, TYPES, FormsByKind, StateSpace, as_listed, candidate_forms, outcomes, positioned, types_of
 from .interpreter import IllegalAction, World, apply, outcome_or_refusal
 from .semantics.step import OrderMissing
-from .model import Action, ActionKind, CardType, GameState, Scope, Step
+from .model import Action, ActionKind, CardType, GameState, Scope, Step, Zone
 from .properties import Property, PropertyKind
 from .replay import backend_at, first_violation
 from .ruleset import RuleSet
@@ -302,8 +302,7 @@ def falsified(ruleset: RuleSet, scope: Scope, props: list[Property], runs: int, 
               kinds: frozenset[ActionKind] | None = None) -> set[str]:
     """The ids of the `always` properties among `props` that a reachable state falsifies: a state of
     some random run of at most `scope.depth` steps, taking only actions of `kinds` (None: of every
-    kind), or one step past it of a kind that no step of the runs has taken yet (an action that is
-    seldom possible, such as copying a spell, is tried wherever it is)."""
+    kind), or a few steps past it, each of a kind that no step has taken yet (`_Untaken`)."""
     space = StateSpace(ruleset, scope)
     always = [p for p in props if p.kind is PropertyKind.ALWAYS]
     if space.start is None or not always:
@@ -311,30 +310,72 @@ def falsified(ruleset: RuleSet, scope: Scope, props: list[Property], runs: int, 
     rng = random.Random(seed)
     holds = {p.id: compile_lazily(p, space.slots, space.scope.players) for p in always}
     found: set[str] = set()
-    untaken = set(ActionKind if kinds is None else kinds)
+    untaken = _Untaken(space, rng, kinds)
 
-    def falsify(world: World, steps: tuple[Step, ...]) -> None:
-        backend = backend_at(world, always[0], space.start_state, steps, len(steps))
+    def falsify(world: World, steps) -> None:
+        backend = backend_at(world, always[0], space.start_state, tuple(steps), len(steps))
         found.update([prop_id for prop_id, holds_in in holds.items() if prop_id not in found and not holds_in(backend)])
 
-    def on_state(world: World, steps: list[Step], by_kind: FormsByKind) -> None:
-        falsify(world, tuple(steps))
-        state = steps[-1].state if steps else space.start_state
-        for kind in [k for k in by_kind if k in untaken]:
-            step = _step_of(world, state, by_kind[kind], rng)
-            if step is not None:
-                untaken.discard(kind)
-                falsify(world, (*steps, step))
+    def on_state(world: World, retypings: list, steps: list[Step], by_kind: FormsByKind) -> None:
+        falsify(world, steps)
+        untaken.probe(world, retypings, steps, by_kind, falsify)
 
-    def on_step(steps: list[Step]) -> bool:
-        untaken.discard(steps[-1].action.kind)
+    def on_step(retypings: list, steps: list[Step]) -> bool:
+        untaken.taken(retypings, steps)
         return True
 
     def run_one(world: World, pregame_first: bool) -> None:
-        _walk(space, world, rng, space.scope.depth, pregame_first, partial(on_state, world), on_step, kinds)
+        retypings = untaken.start(world)
+        _walk(space, world, rng, space.scope.depth, pregame_first, partial(on_state, world, retypings), partial(on_step, retypings), kinds)
 
     _runs(space, rng, runs, run_one, lambda: len(found), len(holds))
     return found
+
+
+class _Untaken:
+    """The action kinds (among `kinds`; None: every kind) that no step of the runs has taken yet, and
+    the steps of them tried past a run: in each state a run passes, a step of each untaken kind
+    where one is legal, then the same from the state it leads to (an action that is seldom possible
+    is taken wherever it is, and so is one that needs it: a spell cast, then copied). Where a token
+    slot of another type would make such a step possible, and the run is the same with it (the
+    token is not in the game yet), the step is taken with that type: each run keeps the worlds that
+    differ from its own only so (`retypings`: a token slot and a world, from `start`)."""
+
+    def __init__(self, space: StateSpace, rng: random.Random, kinds: frozenset[ActionKind] | None = None):
+        self.space, self.rng = space, rng
+        self.kinds = set(ActionKind if kinds is None else kinds)
+
+    def start(self, world: World) -> list[tuple[int, World]]:
+        """A new run's retypings: each token slot with each other type it may have."""
+        return [(token.index, replace(world, card_types=tuple(other if i == token.index else t for i, t in enumerate(world.card_types))))
+                for token in self.space.slots if token.is_token for other in token.types if other is not world.card_types[token.index]]
+
+    def taken(self, retypings: list, steps: list[Step]) -> None:
+        """The run has taken its last step: its kind is taken, and its retypings narrow."""
+        self.kinds.discard(steps[-1].action.kind)
+        retypings[:] = _still_alike(retypings, steps[-2].state if len(steps) > 1 else self.space.start_state, steps[-1])
+
+    def probe(self, world: World, retypings: list, steps: list[Step], by_kind: FormsByKind, reached) -> None:
+        """The steps of untaken kinds from the state the steps lead to: `reached(world, steps)` is
+        told each run they make (its world, its steps)."""
+        state = steps[-1].state if steps else self.space.start_state
+        for kind in [k for k in by_kind if k in self.kinds]:
+            forms = by_kind[kind]
+            tries = [(world, forms, retypings), *((other, [f for f in forms if f[1].card == token], []) for token, other in retypings)]
+            for other, its_forms, its_retypings in tries:
+                step = _step_of(other, state, its_forms, self.rng)
+                if step is not None and kind in self.kinds:
+                    self.kinds.discard(kind)
+                    reached(other, [*steps, step])
+                    self.probe(other, _still_alike(its_retypings, state, step), [*steps, step], FormsByKind(other, step.state, self.space.by_kind), reached)
+                    break
+
+
+def _still_alike(retypings: list[tuple[int, World]], before: GameState, step: Step) -> list[tuple[int, World]]:
+    """Those of `retypings` (each a token slot, and a world alike with the run's up to `before`)
+    whose token is still out of the game after `step`, and whose world takes the same step."""
+    return [(token, other) for token, other in retypings
+            if step.state.objects[token].zone is Zone.NOWHERE and _state(_step_or_none(other, before, step.action)) == step.state]
 
 
 def _runs(space: StateSpace, rng: random.Random, runs: int, run_one, found, wanted: int, stale_after: int = STALE_RUNS) -> None:
