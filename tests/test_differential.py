@@ -509,6 +509,8 @@ MILLED_UNDER_EFFECT = [act(K.EXILE_INSTEAD, player=B), act(K.MILL, B1, B), act(K
 FLICKERED_SOURCE = EXILED_WITH + [act(K.EXILE, B1), act(K.PUT_ONTO_BATTLEFIELD, B1, B)]
 # A1, A's permanent under B's control, exiled until B1, a permanent of B's, leaves the battlefield (610.3)
 EXILED_UNTIL = [act(K.PUT_ONTO_BATTLEFIELD, B1, B), act(K.PUT_ONTO_BATTLEFIELD, A1, B), act(K.EXILE_UNTIL, A1, targets=(B1,))]
+# A1, a card in A's hand, exiled until B1, a permanent of B's, leaves the battlefield (610.3)
+FROM_HAND_UNTIL = [act(K.PUT_ONTO_BATTLEFIELD, B1, B), act(K.DRAW, A1, A), act(K.EXILE_UNTIL, A1, targets=(B1,))]
 SCENARIOS = [
     # (id, removed rules, card types other than creature, actions)
     ("400.3-destroy", (), {}, [act(K.PUT_ONTO_BATTLEFIELD, A1, A), act(K.GAIN_CONTROL, A1, B), act(K.DESTROY, A1)]),
@@ -612,6 +614,9 @@ SCENARIOS = [
     ("610.3a", (), {}, [act(K.PUT_ONTO_BATTLEFIELD, A1, B), act(K.EXILE_UNTIL, A1, targets=(B1,))]),
     ("610.3a-off", ("610.3a",), {}, [act(K.PUT_ONTO_BATTLEFIELD, A1, B), act(K.EXILE_UNTIL, A1, targets=(B1,))]),
     ("610.3-400.7-off", ("400.7",), {}, EXILED_UNTIL + [act(K.DESTROY, B1), act(K.EXILE, A1)]),
+    ("610.3-from-hand", (), {}, FROM_HAND_UNTIL + [act(K.DESTROY, B1), act(K.RETURN_UNTIL, A1, B)]),
+    ("610.3-from-hand-400.3-off", ("400.3",), {}, FROM_HAND_UNTIL + [act(K.DESTROY, B1), act(K.RETURN_UNTIL, A1, B)]),
+    ("610.3a-from-hand", (), {}, [act(K.DRAW, A1, A), act(K.EXILE_UNTIL, A1, targets=(B1,))]),
     ("610.3-token-exiled", (), {}, [act(K.PUT_ONTO_BATTLEFIELD, B1, B), act(K.CREATE_TOKEN, A_TOK, A), act(K.EXILE_UNTIL, A_TOK, targets=(B1,)), act(K.STATE_BASED_ACTIONS)]),
     ("614.6", (), {}, MILLED_UNDER_EFFECT),
     ("614.6-off", ("614.6",), {}, MILLED_UNDER_EFFECT),

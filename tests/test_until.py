@@ -1,5 +1,5 @@
-"""Permanents exiled until another permanent leaves the battlefield (610.3, 610.3a, 610.3c): in the
-interpreter, in the encoder, in checks, in traces and in the rule sets."""
+"""Permanents and cards in a hand exiled until a permanent leaves the battlefield (610.3, 610.3a,
+610.3c): in the interpreter, in the encoder, in checks, in traces and in the rule sets."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from zoneproof.properties import stock_properties
 from zoneproof.ruleset import builtin_names, load_ruleset
 from zoneproof.scenario import load_scenario
 
-from test_interpreter import A, A1, B, B1, K, onto_battlefield, play, world
+from test_interpreter import A, A1, A_SB, B, B1, K, draw, onto_battlefield, play, world
 
 PROPS = {p.id: p for p in stock_properties() if p.id in ("until-owner", "until-already-left")}
 SCENARIOS = sorted((Path(__file__).parent / "scenarios").glob("until-*.toml"))
@@ -36,7 +36,7 @@ EXILED = (onto_battlefield(B, B1), onto_battlefield(B, A1), exile_until(A1, B1))
 def test_the_card_records_the_permanent_it_is_exiled_until():
     state = play(world(), *EXILED).state
     card = state.objects[A1]
-    assert (card.zone, card.exiled_with, card.until, card.link_lost) == (Zone.EXILE, B1, True, False)
+    assert (card.zone, card.exiled_with, card.returns_to, card.link_lost) == (Zone.EXILE, B1, Zone.BATTLEFIELD, False)
 
 
 def test_it_returns_only_once_that_permanent_has_left_and_under_its_owners_control():
@@ -46,7 +46,7 @@ def test_it_returns_only_once_that_permanent_has_left_and_under_its_owners_contr
     assert before.objects[A1].link_lost
     outcome = play(world(), *EXILED, Action(K.DESTROY, card=B1), return_until(A1, B))
     card = outcome.state.objects[A1]
-    assert (card.zone, card.controller, card.until, card.exiled_with) == (Zone.BATTLEFIELD, A, False, None)
+    assert (card.zone, card.controller, card.returns_to, card.exiled_with) == (Zone.BATTLEFIELD, A, Zone.NOWHERE, None)
     assert card.gen == before.objects[A1].gen + 1
     assert {"610.3", "610.3c"} <= set(outcome.rules)
 
@@ -66,7 +66,30 @@ def test_610_3a_a_source_that_has_already_left_moves_nothing_and_without_it_the_
     outcome = play(world(), *actions)
     assert outcome.state == play(world(), actions[0]).state and "610.3a" in outcome.rules
     exiled = play(world(without=("610.3a",)), *actions).state.objects[A1]
-    assert (exiled.zone, exiled.until, exiled.exiled_with) == (Zone.EXILE, False, None)
+    assert (exiled.zone, exiled.returns_to, exiled.exiled_with) == (Zone.EXILE, Zone.NOWHERE, None)
+
+
+# B1, a permanent of B's, exiles A1 from A's hand until B1 leaves the battlefield.
+FROM_HAND = (draw(A, A1), onto_battlefield(B, B1), exile_until(A1, B1))
+
+
+def test_a_card_exiled_from_a_hand_returns_to_its_owners_hand_as_a_new_object():
+    exiled = play(world(), *FROM_HAND).state.objects[A1]
+    assert (exiled.zone, exiled.exiled_with, exiled.returns_to) == (Zone.EXILE, B1, Zone.HAND)
+    outcome = play(world(), *FROM_HAND, Action(K.DESTROY, card=B1), return_until(A1, B))
+    card = outcome.state.objects[A1]
+    assert (card.zone, card.whose, card.returns_to, card.exiled_with, card.gen) == (Zone.HAND, A, Zone.NOWHERE, None, exiled.gen + 1)
+    assert "610.3" in outcome.rules and "610.3c" not in outcome.rules
+
+
+def test_a_card_in_a_hand_whose_source_has_already_left_stays_in_the_hand():
+    outcome = play(world(), draw(A, A1), exile_until(A1, B1))
+    assert outcome.state.objects[A1].zone is Zone.HAND and "610.3a" in outcome.rules
+
+
+def test_no_card_is_exiled_until_from_outside_the_game_even_without_400_11c():
+    with pytest.raises(IllegalAction, match="neither a permanent nor a card in a hand"):
+        play(world(without=("400.11c",)), onto_battlefield(B, B1), exile_until(A_SB, B1))
 
 
 @pytest.mark.parametrize("actions, reason", [
@@ -108,9 +131,9 @@ def test_without_610_3c_until_owner_breaks_with_a_trace_that_records_the_exile_a
     assert "until-owner" in out and "violated  depth 5" in out and "exile_until" in out and "return_until" in out
     exiled = first(K.EXILE_UNTIL)
     card = trace.steps[exiled].action.card
-    assert trace.steps[exiled].state.objects[card].until
+    assert trace.steps[exiled].state.objects[card].returns_to is Zone.BATTLEFIELD
     recorded = dict(json.loads(path.read_text())["states"][exiled + 1]["objects"]["#map"])[trace.slots[card].name]
-    assert recorded["until"] is True
+    assert recorded["returns_to"] == "battlefield"
     last = trace.steps[-1]
     assert last.action.kind is K.RETURN_UNTIL and last.state.objects[card].controller != trace.slots[card].owner
     assert run("run", str(path))[0] == 0

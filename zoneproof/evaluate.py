@@ -96,7 +96,7 @@ class Backend(Protocol):
     def field(self, name: str, slot: int, primed: bool) -> Any:
         """A function of the object in `slot`, in the next state when `primed`. `name` is one of
         zone, whose, controller, owner, pos, gen, counters, casts, looker, face_down, tapped,
-        attached, effect, target, target_lost, exiled_with, link_lost, until, copy, type, is_token, is_commander, is_sideboard
+        attached, effect, target, target_lost, exiled_with, link_lost, returns_to, copy, type, is_token, is_commander, is_sideboard
         (owner, type and the is_ functions are static and always come unprimed)."""
 
     def size(self, zone: Zone, player: int | None, primed: bool) -> Any:

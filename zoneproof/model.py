@@ -319,8 +319,9 @@ class ObjectState:
     `exiled_with` is the slot of the permanent a card in exile was exiled with (406.6), None where
     there is none; `link_lost` that this permanent has become a new object since (400.7), so its
     linked abilities no longer find the card (607). Kept like `target` and `target_lost`.
-    `until`: the card was exiled until the permanent it was exiled with leaves the battlefield
-    (610.3); it returns once `link_lost` says that permanent has left.
+    `returns_to`: the zone a card exiled until the permanent it was exiled with leaves the
+    battlefield came from, and returns to once `link_lost` says that permanent has left (610.3);
+    NOWHERE for every other object.
     `copy`: a token slot holds a copy of a spell (707.10), not a token; it stays one until it
     becomes a token on the battlefield (608.3f) or ceases to exist. Always False for other slots.
     """
@@ -344,7 +345,7 @@ class ObjectState:
     target_lost: bool = False
     exiled_with: int | None = None
     link_lost: bool = False
-    until: bool = False
+    returns_to: Zone = Zone.NOWHERE
     copy: bool = False
 
     def moved(self, **changes) -> "ObjectState":
@@ -363,7 +364,7 @@ def _changed(state, changes: dict):
 
 
 STATE_FIELDS = ("zone", "whose", "controller", "pos", "gen", "face_down", "counters", "tapped", "attached", "effect", "revealed", "fresh",
-                "casts", "looker", "target", "target_lost", "exiled_with", "link_lost", "until", "copy")
+                "casts", "looker", "target", "target_lost", "exiled_with", "link_lost", "returns_to", "copy")
 # The references from one object to another (400.7): the field naming the other object by its slot
 # (None for none), and the field saying that object has become a new object since.
 REFERENCES = {"target": "target_lost", "exiled_with": "link_lost"}

@@ -84,7 +84,7 @@ FUNCTIONS: dict[str, tuple[Type, bool]] = {
     "target_lost": (Type.BOOL, False),  # the object it targets has become a new object since (400.7)
     "exiled_with": (Type.OBJECT, False),  # the permanent a card in exile was exiled with (406.6; equal to none where there is none)
     "link_lost": (Type.BOOL, False),  # that permanent has become a new object since (400.7), so its abilities no longer find the card (607)
-    "until": (Type.BOOL, False),  # the card in exile returns once the permanent it was exiled with leaves the battlefield (610.3)
+    "returns_to": (Type.ZONE, False),  # the zone a card exiled until the permanent it was exiled with leaves the battlefield returns to (610.3); nowhere for any other
     "copy": (Type.BOOL, False),  # a token slot holds a copy of a spell (707.10)
 }
 # `sees(p, c)`: player p may see the face of object c (400.2, 402.3, 708.5, 708.9); it depends on

@@ -70,6 +70,8 @@ def changes(before: GameState, after: GameState, slots: tuple[Slot, ...]) -> lis
                     a, b = ("none" if x is None else PLAYER_NAMES[x] for x in (a, b))
                 elif f.name in SLOT_FIELDS:
                     a, b = ("none" if x is None else slots[x].name for x in (a, b))
+                elif isinstance(a, Zone):
+                    a, b = a.value, b.value
                 bits.append(f"{f.name} {a} → {b}")
         if o2.revealed:
             bits.append("revealed to all (708.9)")

@@ -45,7 +45,7 @@ from .tomlfile import TomlFile
 from .trace import Trace, write_atomically
 
 EXPECTATION_KEYS = {"card", "zone", "whose", "controller", "position", "same_object_as_step", "new_object_since_step",
-                    "counters", "casts", "looker", "tapped", "attached", "effect", "exists", "face_down", "revealed", "seen_by", *REFERENCES, *REFERENCES.values(), "until", "copy"}
+                    "counters", "casts", "looker", "tapped", "attached", "effect", "exists", "face_down", "revealed", "seen_by", *REFERENCES, *REFERENCES.values(), "returns_to", "copy"}
 # What a step may expect of a player: its pregame record (103.4/103.5), its deck search, the
 # replacement effects on its graveyard (614.1a), the size of its hand and library, and whether the
 # game has started.
@@ -474,8 +474,8 @@ def _check_player(scenario: Scenario, number: int, e: Expectation, now: GameStat
 
 def _observe(key: str, expected, slot: int, o: ObjectState, now: GameState, states: list[GameState], names: dict[str, int]):
     """The value of an expectation's key in the current state, in the form the file writes it."""
-    if key == "zone":
-        return o.zone.value
+    if key in ("zone", "returns_to"):
+        return getattr(o, key).value
     if key in ("whose", "controller"):
         return PLAYER_NAMES[getattr(o, key)]
     if key == "position":
@@ -562,8 +562,8 @@ def scenario_from_trace(trace: Trace, violation: str, folder: Path | None = None
                     e[ref] = "none" if getattr(o2, ref) is None else slots[getattr(o2, ref)].name
                 if getattr(o, lost) or getattr(o2, lost):
                     e[lost] = getattr(o2, lost)
-            if o.until or o2.until:
-                e["until"] = o2.until
+            if (o.returns_to, o2.returns_to) != (Zone.NOWHERE, Zone.NOWHERE):
+                e["returns_to"] = o2.returns_to.value
             if o.copy or o2.copy:
                 e["copy"] = o2.copy
             if o.casts or o2.casts:

@@ -94,7 +94,7 @@ def _player(p: int | None) -> str:
 # `exiled_with` and `link_lost`) only where it refers to an object, a commander's `casts` only
 # where it has been cast from the command zone, an object's
 # `looker` only where an instruction lets a player look at it in exile face down (406.3), its
-# `until` only where it is exiled until a permanent leaves (610.3), and its `copy` only where it is a
+# `returns_to` only where it is exiled until a permanent leaves (610.3), and its `copy` only where it is a
 # copy of a spell (707.10).
 
 
@@ -138,7 +138,7 @@ def _objects_json(state: GameState, slots: tuple[Slot, ...]) -> dict:
             "effect": o.effect,
             "revealed": o.revealed,
         } | ({"fresh": o.fresh} if with_fresh else {}) | ({"casts": _int(o.casts)} if o.casts else {}) | ({"looker": PLAYER_NAMES[o.looker]} if o.looker is not None else {}) | ({"shown": {"#set": [PLAYER_NAMES[p] for p in o.shown]}} if o.shown else {}) | (
-            references_json(o, slots)) | ({"until": True} if o.until else {}) | ({"copy": True} if o.copy else {})
+            references_json(o, slots)) | ({"returns_to": o.returns_to.value} if o.returns_to is not Zone.NOWHERE else {}) | ({"copy": True} if o.copy else {})
 
     return {"#map": [[slot.name, record(o)] for slot, o in zip(slots, state.objects)]}
 
@@ -359,7 +359,7 @@ def read_trace(path: Path) -> Trace:
         r.fail("'vars' lists 'players' and 'started' together or neither")
 
     def recorded(rec, key: str) -> bool:
-        """Whether a record holds a field written only where it has a value (shown, looker, target, targets, until, copy)."""
+        """Whether a record holds a field written only where it has a value (shown, looker, target, targets, returns_to, copy)."""
         return key in (rec if isinstance(rec, Mapping) else getattr(rec, "_fields", ()))
 
     def shown_players(rec, at: str) -> tuple[int, ...]:
@@ -400,7 +400,7 @@ def read_trace(path: Path) -> Trace:
         for slot in slots:
             rec = objects[slot.name]
             at = f"state {i}, {slot.name}"
-            values = {f: r.get(rec, f, at) for f in STATE_FIELDS if f not in ("fresh", "casts", "looker", "until", "copy", *REFERENCES, *REFERENCES.values())}
+            values = {f: r.get(rec, f, at) for f in STATE_FIELDS if f not in ("fresh", "casts", "looker", "returns_to", "copy", *REFERENCES, *REFERENCES.values())}
             values["fresh"] = r.get(rec, "fresh", at) if scope.commanders else False
             result.append(ObjectState(
                 zone=r.enum(Zone, values["zone"], f"{at}.zone"),
@@ -419,7 +419,7 @@ def read_trace(path: Path) -> Trace:
                 looker=r.name(player_by_name, r.get(rec, "looker", at), f"{at}.looker") if recorded(rec, "looker") else None,
                 shown=shown_players(rec, at),
                 **references_of(rec, at),
-                until=r.typed(r.get(rec, "until", at), bool, f"{at}.until") if recorded(rec, "until") else False,
+                returns_to=r.enum(Zone, r.get(rec, "returns_to", at), f"{at}.returns_to") if recorded(rec, "returns_to") else Zone.NOWHERE,
                 copy=r.typed(r.get(rec, "copy", at), bool, f"{at}.copy") if recorded(rec, "copy") else False,
             ))
         card_types = tuple(r.enum(CardType, types[s.name], f"state {i}, card_type[{s.name}]") for s in slots)

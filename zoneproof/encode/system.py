@@ -235,7 +235,7 @@ class TransitionSystem:
                 s.looker[c] == codes.no_player,
                 *[s.field(f, c) == codes.no_slot for f in SLOT_FIELDS],
                 *[Not(s.field(lost, c)) for lost in REFERENCES.values()],
-                Not(s.until[c]),
+                s.returns_to[c] == codes.zone[Zone.NOWHERE],
             ]
             facts += [Implies(self.on(Behaviour.ZONE_CLOSED, z), s.zone[c] != codes.zone[z]) for z in self.closable_zones()]
             if slot.is_commander:

@@ -24,10 +24,11 @@ from ..terms import And, Eq, If, Or
 # rules that act at every step derive from the step before (see system.py); `order`, the pile
 # relation, is derived too.
 ASSIGNED_FIELDS = ("zone", "whose", "controller", "pos", "gen", "face_down", "counters", "tapped", "attached", "effect", "looker", "target",
-                   "exiled_with", "until", "copy")
+                   "exiled_with", "returns_to", "copy")
 DERIVED_FIELDS = ("revealed", "fresh", "casts", "target_lost", "link_lost")
 PLAYER_REFERENCE_FIELDS = ("whose", "controller", "looker")
-BOOL_FIELDS = ("face_down", "tapped", "attached", "effect", "revealed", "fresh", "target_lost", "link_lost", "until", "copy")
+ZONE_FIELDS = ("zone", "returns_to")
+BOOL_FIELDS = ("face_down", "tapped", "attached", "effect", "revealed", "fresh", "target_lost", "link_lost", "copy")
 BOOL_PLAYER_FIELDS = ("drawn", "kept", "looked", "free_taken", "searched", "exile_instead", "exile_if_dies")
 # Every state field a slice may keep or drop (see slicing.py): the object fields, the pile order,
 # and the players' records.
@@ -100,7 +101,7 @@ class Codes:
 
     def of_field(self, name: str, value) -> z3.ExprRef:
         """The constant of an object field's concrete value (ObjectState's `name`)."""
-        if name == "zone":
+        if name in ZONE_FIELDS:
             return self.zone[value]
         if name in PLAYER_REFERENCE_FIELDS:
             return self.no_player if value is None else self.player[value]
@@ -122,7 +123,7 @@ class Codes:
     def field_of(self, name: str, value: bool | int):
         """The concrete value of an object field (ObjectState's `name`) whose constant has the
         number or truth `value`: the inverse of `of_field`."""
-        if name == "zone":
+        if name in ZONE_FIELDS:
             return self.zone_of(value)
         if name in PLAYER_REFERENCE_FIELDS:
             return self.player_of(value)
@@ -177,7 +178,7 @@ class StateVars:
     target_lost: list
     exiled_with: list  # a slot code, no_slot for none
     link_lost: list
-    until: list
+    returns_to: list  # a zone code, NOWHERE for none
     copy: list  # a variable for each token slot; False for every other slot
     above: dict  # (c, d) with c < d -> "c is nearer the top than d" (meaningful within one pile)
     # With player records only (RuleSet.tracks_players): each PLAYER_FIELDS field per player (a
@@ -259,7 +260,7 @@ def state_vars(codes: Codes, t: int, player_fields: dict[str, bool] | None) -> S
         target_lost=each("target_lost", codes.bool),
         exiled_with=each("exiled_with", bv("slot")),
         link_lost=each("link_lost", codes.bool),
-        until=each("until", codes.bool),
+        returns_to=each("returns_to", bv("zone")),
         copy=[codes.bool(f"copy[{s.name}]@{t}") if s.is_token else codes.false for s in slots],
         above={
             (c, d): codes.bool(f"above[{slots[c].name},{slots[d].name}]@{t}")

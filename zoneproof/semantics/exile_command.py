@@ -2,8 +2,9 @@
 (400.8, 400.10), and one turned face down in the command zone too (400.9). A card exiled face down
 records the player an instruction lets look at it (406.3; who sees it is in visibility.py). A card
 exiled with a permanent records that permanent, whose linked ability may return it while both are
-the objects the link was made with (406.6, 607). A permanent exiled "until" another leaves the
-battlefield records it the same way, and returns once it has left (610.3)."""
+the objects the link was made with (406.6, 607). A card exiled "until" a permanent leaves the
+battlefield records it the same way, and the zone it came from, which it returns to once that
+permanent has left (610.3)."""
 
 from __future__ import annotations
 
@@ -129,21 +130,24 @@ def encode_return_exiled(step: SymbolicStep, c: int) -> Effect:
     return encode_enter_battlefield(step, c, step.owner(c), linked)
 
 
-UNTIL_SOURCES = (Zone.BATTLEFIELD,)
+# Where a card exiled until a permanent leaves may come from, and so return to (the model moves no
+# card out of the game, so it takes none from there, even where 400.11c is removed).
+UNTIL_SOURCES = (Zone.BATTLEFIELD, Zone.HAND)
 
 
 @concrete(K.EXILE_UNTIL, Target.CARD, moves_card=True, takes_targets=True, needs_target=True, targets_anywhere=True, sources=UNTIL_SOURCES)
 @implements(Behaviour.UNTIL_ALREADY_LEFT, half="concrete")
 def do_exile_until(step: ConcreteStep) -> None:
-    """Exile a permanent until another permanent, named in `targets`, leaves the battlefield (610.3):
-    the card records it as `exile_with` does, and that it returns (`until`). A source no longer on
-    the battlefield has already left: under 610.3a the card does not move; without it the card is
-    exiled for good, with nothing to return it."""
+    """Exile a permanent, or a card in a hand, until a permanent named in `targets` leaves the
+    battlefield (610.3): the card records it as `exile_with` does, and the zone it came from, which
+    it returns to (`returns_to`). A source no longer on the battlefield has already left: under
+    610.3a the card does not move; without it the card is exiled for good, with nothing to return it."""
     c, o = step.target()
     step.require(len(step.action.targets) == 1, "name in `targets` the permanent whose leaving returns the card")
     (source,) = step.action.targets
     step.require(source != c, f"{step.name(c)} cannot be exiled until it leaves the battlefield itself")
-    step.require(source_allowed(step, o.zone, UNTIL_SOURCES), f"{step.name(c)} is not a permanent: the model exiles only permanents until a permanent leaves")
+    step.require(o.zone in UNTIL_SOURCES,
+                 f"{step.name(c)} is neither a permanent nor a card in a hand: the model exiles only those until a permanent leaves")
     present = step.objects[source].zone is Zone.BATTLEFIELD
     rule = step.on(Behaviour.UNTIL_ALREADY_LEFT)
     if not present and rule:
@@ -151,7 +155,7 @@ def do_exile_until(step: ConcreteStep) -> None:
         return
     move(step, c, Zone.EXILE, step.slot(c).owner)
     if present and step.objects[c].zone is Zone.EXILE:
-        step.objects[c] = step.objects[c].moved(exiled_with=source, until=True)
+        step.objects[c] = step.objects[c].moved(exiled_with=source, returns_to=o.zone)
 
 
 @symbolic(K.EXILE_UNTIL)
@@ -163,9 +167,10 @@ def encode_exile_until(step: SymbolicStep, c: int) -> Effect:
     present = codes.any_of(And(source == codes.slot[d], s.zone[d] == step.Z[Zone.BATTLEFIELD]) for d in others)
     exiled = encode_move(step, c, Zone.EXILE, step.owner(c))
     linked = And(present, exiled.values["zone"] == step.Z[Zone.EXILE])
-    values = exiled.values | {"exiled_with": If(linked, source, exiled.values["exiled_with"]), "until": Or(linked, exiled.values["until"])}
+    values = exiled.values | {"exiled_with": If(linked, source, exiled.values["exiled_with"]),
+                              "returns_to": If(linked, s.zone[c], exiled.values["returns_to"])}
     stays = And(Not(present), step.on(Behaviour.UNTIL_ALREADY_LEFT))
-    event = And(source_ok(step, c, UNTIL_SOURCES), names_another)
+    event = And(codes.zone_is(s.zone[c], UNTIL_SOURCES), names_another)
     return Effect(event, staying_or_moved(step, c, stays, exiled.outcome), step.merge(c, stays, step.current(c), values), arrival=exiled.arrival)
 
 
@@ -173,15 +178,18 @@ def encode_exile_until(step: SymbolicStep, c: int) -> Effect:
 @implements(Behaviour.UNTIL_RETURNS, Behaviour.UNTIL_OWNER_CONTROLS, half="concrete")
 def do_return_until(step: ConcreteStep) -> None:
     """Once the permanent a card was exiled until has left the battlefield (it has become a new
-    object: `link_lost`), the card returns to the battlefield (610.3), under its owner's control
-    (610.3c); without 610.3c, under the control of the player who returns it. Without 610.3 nothing
-    returns it."""
+    object: `link_lost`), the card returns to the zone it came from (610.3): a permanent to the
+    battlefield under its owner's control (610.3c; without 610.3c, under the control of the player
+    who returns it), a card from a hand to its owner's hand. Without 610.3 nothing returns it."""
     c, o = step.target()
-    step.require(o.zone is Zone.EXILE and o.until, f"{step.name(c)} is not exiled until a permanent leaves the battlefield")
+    step.require(o.zone is Zone.EXILE and o.returns_to is not Zone.NOWHERE, f"{step.name(c)} is not exiled until a permanent leaves the battlefield")
     rule = step.on(Behaviour.UNTIL_RETURNS)
     step.require(rule is not None, "no rule in force returns a card exiled until a permanent leaves the battlefield")
     step.cite(rule)
     step.require(o.link_lost, f"{step.name(o.exiled_with)} has not left the battlefield since {step.name(c)} was exiled until it does ({rule})")
+    if o.returns_to is not Zone.BATTLEFIELD:
+        move(step, c, o.returns_to, step.slot(c).owner)
+        return
     owner_controls = step.on(Behaviour.UNTIL_OWNER_CONTROLS)
     if owner_controls:
         step.cite(owner_controls)
@@ -192,9 +200,14 @@ def do_return_until(step: ConcreteStep) -> None:
 @implements(Behaviour.UNTIL_RETURNS, Behaviour.UNTIL_OWNER_CONTROLS, half="symbolic")
 def encode_return_until(step: SymbolicStep, c: int) -> Effect:
     s = step.s
-    due = And(step.on(Behaviour.UNTIL_RETURNS), s.zone[c] == step.Z[Zone.EXILE], s.until[c], s.link_lost[c])
+    due = And(step.on(Behaviour.UNTIL_RETURNS), s.zone[c] == step.Z[Zone.EXILE], s.returns_to[c] != step.Z[Zone.NOWHERE], s.link_lost[c])
     controller = If(step.on(Behaviour.UNTIL_OWNER_CONTROLS), step.owner(c), step.a.player)
-    return encode_enter_battlefield(step, c, controller, due)
+    returned = encode_enter_battlefield(step, c, controller, due)
+    outcome, values = returned.outcome, returned.values
+    for zone in (z for z in UNTIL_SOURCES if z is not Zone.BATTLEFIELD):
+        moved, back_there = encode_move(step, c, zone, step.owner(c)), s.returns_to[c] == step.Z[zone]
+        outcome, values = If(back_there, moved.outcome, outcome), step.merge(c, back_there, moved.values, values)
+    return Effect(due, outcome, values)
 
 
 @every_step("link-memory", "concrete")

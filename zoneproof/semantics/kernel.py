@@ -20,7 +20,7 @@ from .step import Arrival, ConcreteStep, Effect, OrderMissing, SymbolicStep
 # What 400.7 wipes, apart from the effects (which 400.7a may carry): a new object also targets nothing,
 # no instruction lets anyone look at it (406.3), no linked ability finds it (406.6, 607) and nothing
 # returns it when a permanent leaves (610.3).
-NO_MEMORY = dict(counters=0, tapped=False, attached=False, target=None, looker=None, exiled_with=None, until=False)
+NO_MEMORY = dict(counters=0, tapped=False, attached=False, target=None, looker=None, exiled_with=None, returns_to=Zone.NOWHERE)
 
 
 # ---------------------------------------------------------------- a new object (400.7)
@@ -154,7 +154,7 @@ def destination_player(step: ConcreteStep, index: int, zone: Zone, named: int) -
 @implements(Behaviour.OWNER_REDIRECT, half="symbolic")
 def destination_whose(step: SymbolicStep, c: int, zone: Zone, named):
     owner = step.owner(c)
-    if zone not in PERSONAL_ZONES:
+    if zone not in PERSONAL_ZONES or owner.eq(named):
         return owner
     return If(step.on(Behaviour.OWNER_REDIRECT, zone), owner, named)
 
