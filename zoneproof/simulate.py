@@ -360,11 +360,13 @@ class _Untaken:
         told each run they make (its world, its steps)."""
         state = steps[-1].state if steps else self.space.start_state
         for kind in [k for k in by_kind if k in self.kinds]:
+            if kind not in self.kinds:  # taken by a step probed after an earlier kind
+                continue
             forms = by_kind[kind]
             tries = [(world, forms, retypings), *((other, [f for f in forms if f[1].card == token], []) for token, other in retypings)]
             for other, its_forms, its_retypings in tries:
                 step = _step_of(other, state, its_forms, self.rng)
-                if step is not None and kind in self.kinds:
+                if step is not None:
                     self.kinds.discard(kind)
                     reached(other, [*steps, step])
                     self.probe(other, _still_alike(its_retypings, state, step), [*steps, step], FormsByKind(other, step.state, self.space.by_kind), reached)
