@@ -369,6 +369,8 @@ STATE_FIELDS = ("zone", "whose", "controller", "pos", "gen", "face_down", "count
 # (None for none), and the field saying that object has become a new object since.
 REFERENCES = {"target": "target_lost", "exiled_with": "link_lost"}
 SLOT_FIELDS = tuple(REFERENCES)
+# The object fields whose value is a zone.
+ZONE_FIELDS = ("zone", "returns_to")
 MAX_COUNTERS = 2
 MAX_CASTS = 2
 

@@ -25,6 +25,7 @@ from .model import (
     PLAYER_NAMES,
     REFERENCES,
     START_ZONE,
+    ZONE_FIELDS,
     Action,
     ActionKind,
     CardType,
@@ -474,7 +475,7 @@ def _check_player(scenario: Scenario, number: int, e: Expectation, now: GameStat
 
 def _observe(key: str, expected, slot: int, o: ObjectState, now: GameState, states: list[GameState], names: dict[str, int]):
     """The value of an expectation's key in the current state, in the form the file writes it."""
-    if key in ("zone", "returns_to"):
+    if key in ZONE_FIELDS:
         return getattr(o, key).value
     if key in ("whose", "controller"):
         return PLAYER_NAMES[getattr(o, key)]

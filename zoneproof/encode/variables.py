@@ -17,7 +17,7 @@ from itertools import combinations
 
 import z3
 
-from ..model import MAX_COUNTERS, PLAYER_FIELDS, PLAYER_NAMES, SLOT_FIELDS, ActionKind, CardType, PlayerState, Scope, Slot, Zone
+from ..model import MAX_COUNTERS, PLAYER_FIELDS, PLAYER_NAMES, SLOT_FIELDS, ZONE_FIELDS, ActionKind, CardType, PlayerState, Scope, Slot, Zone
 from ..terms import And, Eq, If, Or
 
 # The object fields the actions assign (each a list over the slots in StateVars), and those the
@@ -27,7 +27,6 @@ ASSIGNED_FIELDS = ("zone", "whose", "controller", "pos", "gen", "face_down", "co
                    "exiled_with", "returns_to", "copy")
 DERIVED_FIELDS = ("revealed", "fresh", "casts", "target_lost", "link_lost")
 PLAYER_REFERENCE_FIELDS = ("whose", "controller", "looker")
-ZONE_FIELDS = ("zone", "returns_to")
 BOOL_FIELDS = ("face_down", "tapped", "attached", "effect", "revealed", "fresh", "target_lost", "link_lost", "copy")
 BOOL_PLAYER_FIELDS = ("drawn", "kept", "looked", "free_taken", "searched", "exile_instead", "exile_if_dies")
 # Every state field a slice may keep or drop (see slicing.py): the object fields, the pile order,
