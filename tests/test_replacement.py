@@ -11,7 +11,7 @@ import pytest
 
 from zoneproof.check import Verdict, check_properties
 from zoneproof.interpreter import IllegalAction, World, apply
-from zoneproof.model import PLAYER_NAMES, Action, CardType, Scope, Zone, initial_state, slots_for
+from zoneproof.model import PLAYER_NAMES, Action, Behaviour, CardType, Scope, Zone, initial_state, slots_for
 from zoneproof.properties import stock_properties
 from zoneproof.ruleset import builtin_names, load_ruleset
 from zoneproof.scenario import load_scenario
@@ -113,8 +113,9 @@ def test_the_order_of_the_two_replacements_does_not_change_where_a_commander_may
     declined = apply(w, on_battlefield, Action(K.DESTROY, card=commander)).state
     assert declined.objects[commander].zone is Zone.EXILE
     if ruleset.replaces(Zone.GRAVEYARD):
-        chosen = apply(w, on_battlefield, Action(K.DESTROY, card=commander, to_command=True)).state
-        assert chosen.objects[commander].zone is Zone.COMMAND
+        chosen = apply(w, on_battlefield, Action(K.DESTROY, card=commander, to_command=True))
+        assert chosen.state.objects[commander].zone is Zone.COMMAND
+        assert ruleset.active(Behaviour.REPLACED_BY_EXILE) in chosen.rules  # both replacements applied, the exile first
     else:
         with pytest.raises(IllegalAction, match="instead of the exile"):
             apply(w, on_battlefield, Action(K.DESTROY, card=commander, to_command=True))

@@ -2,19 +2,18 @@
 
 Where a card goes (400.3 sends it to its owner's zone), where it enters an ordered zone (401.7,
 404.1, 405.2), what it keeps (400.7 makes it a new object; 400.7a and Berserk's 205.4 carry some of
-its memory), what a token does (111.8), what a replacement effect puts in its place (614.6,
-replacement.py) and what a commander's owner may do instead (903.9b).
+its memory), what a token does (111.8), and where a replacement puts it instead (an effect on a graveyard,
+614.6; a commander's owner, 903.9b: replacement.py).
 """
 
 from __future__ import annotations
 
 import z3
 
-from ..model import BOTTOM, ORDERED_ZONES, PERSONAL_ZONES, PLAYER_NAMES, ActionKind, Behaviour, ObjectState, Zone, zone_key
-from ..ruleset import COMMANDER_REPLACEABLE
+from ..model import BOTTOM, ORDERED_ZONES, PERSONAL_ZONES, ActionKind, Behaviour, ObjectState, Zone, zone_key
 from ..terms import And, If, Implies, Not, Or
 from .registry import implements
-from .replacement import exiled_instead, replaced_zone
+from .replacement import command_instead, replaced_zone, replacements
 from .step import Arrival, ConcreteStep, Effect, OrderMissing, SymbolicStep
 
 # What 400.7 wipes, apart from the effects (which 400.7a may carry): a new object also targets nothing,
@@ -253,8 +252,8 @@ def move(step: ConcreteStep, index: int, zone: Zone, named: int, controller: int
     if token_stuck(step, index):
         return
     zone = replaced_zone(step, index, zone, destination_player(step, index, zone, named))
-    if command_instead(step, index, zone, named):
-        return
+    if command_instead(step, index, zone, destination_player(step, index, zone, named)):
+        zone, named = Zone.COMMAND, step.slot(index).owner
     require_open(step, zone)
     whose = destination_player(step, index, zone, named)
     step.require((zone, whose) != (old.zone, old.whose) or zone not in ORDERED_ZONES, "the object is already there")
@@ -304,16 +303,12 @@ def encode_move(step: SymbolicStep, c: int, zone: Zone, named, controller=None, 
         "face_down": step.false if face_down is None else face_down,
     }
     values |= identity(step, c, step.on(Behaviour.NEW_OBJECT), carried, keeps_markers(step, zone)) | copy_after_move(step, c, zone)
-    exiled = exiled_instead(step, c, whose) if zone is Zone.GRAVEYARD else None
-    if exiled is not None:
-        instead = put_instead(step, c, Zone.EXILE)
-        constraint = If(exiled, Not(step.zone_closed(Zone.EXILE)), constraint)
-        values = step.merge(c, exiled, instead, values)
+    for instead in replacements(step, c, zone, whose):
+        constraint = If(instead.applies, instead.allowed, constraint)
+        values = step.merge(c, instead.applies, put_instead(step, c, instead.zone), values)
     if step.slots[c].is_token:
         stuck = And(step.token_left_battlefield(s, c), step.on(Behaviour.TOKEN_STAYS))
         return Effect(step.true, Or(stuck, constraint), step.merge(c, stuck, step.current(c), values), arrival=where)
-    if step.slots[c].is_commander:
-        return encode_command_instead(step, c, zone, whose, Effect(step.true, constraint, values, arrival=where), exiled)
     return Effect(step.true, constraint, values, arrival=where)
 
 
@@ -323,55 +318,7 @@ def keeps_markers(step: SymbolicStep, zone: Zone):
     return step.on(Behaviour.GRAVEYARD_KEEPS_MARKERS) if zone is Zone.GRAVEYARD else None
 
 
-# ---------------------------------------------------------------- a commander's replacement (903.9b)
-
-
-@implements(Behaviour.COMMANDER_REPLACE, half="concrete")
-def command_instead(step: ConcreteStep, index: int, zone: Zone, named: int) -> bool:
-    """The owner puts a commander into the command zone instead of `zone` (903.9b; 903.9 before
-    July 2020), when the action records that choice. Not offered to a commander already in the
-    command zone: it would only be put back where it is."""
-    if not step.action.to_command or step.replaced:
-        return False
-    step.replaced = True
-    slot = step.slot(index)
-    step.require(slot.is_commander, f"{slot.name} is not a commander; only a commander's owner may put it into the command zone instead")
-    step.require(step.objects[index].zone is not Zone.COMMAND, f"{slot.name} is already in the command zone")
-    whose = destination_player(step, index, zone, named)
-    step.require(whose == slot.owner, f"{slot.name} is headed for {PLAYER_NAMES[whose]}'s {zone.value}, not its owner's: no rule replaces that")
-    rule = step.on(Behaviour.COMMANDER_REPLACE, zone)
-    step.require(rule is not None or step.world.ruleset.fallback_replacement(zone) is not None,
-                 f"no rule in force lets {slot.name} go to the command zone instead of the {zone.value}")
-    step.cite(rule)
-    move(step, index, Zone.COMMAND, slot.owner)
-    return True
-
-
-@implements(Behaviour.COMMANDER_REPLACE, half="symbolic")
-def replaces(step: SymbolicStep, zone: Zone):
-    """A commander that would be put into `zone` may go to the command zone instead: a rule in
-    force replaces that zone (903.9b), or 903.9a is removed and the zone is a graveyard or exile
-    (see RuleSet.fallback_replacement)."""
-    if zone not in COMMANDER_REPLACEABLE:
-        return step.false
-    fallback = []
-    if zone in (Zone.GRAVEYARD, Zone.EXILE):
-        fallback = [Not(step.system.rule_literal[r.id]) for r in step.system.ruleset.rules if r.behaviour is Behaviour.COMMANDER_RETURN_SBA]
-    return Or(step.on(Behaviour.COMMANDER_REPLACE, zone), step.codes.any_of(fallback))
-
-
-def encode_command_instead(step: SymbolicStep, c: int, zone: Zone, whose, moved: Effect, exiled=None) -> Effect:
-    """The owner's recorded choice (`to_command`) puts commander c into the command zone instead
-    of its owner's `zone` (see command_instead), or instead of exile where `exiled` says a
-    replacement effect has already put exile in place of the graveyard."""
-    s, a = step.s, step.a
-    owner = step.owner(c)
-    replaced = And(replaces(step, zone), whose == owner)
-    if exiled is not None:
-        replaced = If(exiled, replaces(step, Zone.EXILE), replaced)
-    allowed = And(replaced, s.zone[c] != step.Z[Zone.COMMAND], Not(step.zone_closed(Zone.COMMAND)))
-    instead = put_instead(step, c, Zone.COMMAND)
-    return Effect(moved.event, If(a.to_command, allowed, moved.outcome), step.merge(c, a.to_command, instead, moved.values), arrival=moved.arrival)
+# ---------------------------------------------------------------- a replacement's destination (614.6, 903.9b)
 
 
 def put_instead(step: SymbolicStep, c: int, zone: Zone) -> dict:
