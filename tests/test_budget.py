@@ -47,6 +47,26 @@ def test_the_questions_of_a_phase_share_its_units():
     assert short.ask(pigeons(z3.Context(), 1), []).reason == "budget"  # nothing left: not even an easy question
 
 
+def test_questions_asked_at_once_answer_as_one_by_one_and_share_the_units_left_in_equal_parts():
+    """Certify asks its questions at once, one core each (`Budget.ask_at_once`)."""
+    def questions():
+        easy = new_solver(z3.Context(), 0)
+        easy.add(z3.Bool("x", easy.ctx))
+        return [(pigeons(z3.Context(), 5), []), (easy, [])]
+
+    one_by_one = Budget(10**9, seconds=600, shared=Units(10**9))
+    answers = [one_by_one.ask(solver, assumptions) for solver, assumptions in questions()]
+    at_once = Budget(10**9, seconds=600, shared=Units(10**9))
+    assert [a.answer for a in at_once.ask_at_once(questions())] == [a.answer for a in answers] == [Answer.UNSAT, Answer.SAT]
+    assert at_once.shared.left == one_by_one.shared.left  # the same units spent
+    one = Budget(10**9, seconds=600, shared=Units(10**9))
+    one.ask(pigeons(z3.Context(), 5), [])
+    spent = 10**9 - one.shared.left
+    # enough units for one of the two in turn, not for each of two equal parts: the same answer however fast each runs
+    short = Budget(10**9, seconds=600, shared=Units(spent + spent // 2))
+    assert [a.reason for a in short.ask_at_once([(pigeons(z3.Context(), 5), []), (pigeons(z3.Context(), 5), [])])] == ["budget", "budget"]
+
+
 def test_a_budget_past_what_z3_can_count_is_not_wrapped_round_to_a_small_one():
     """Z3 reads its resource limit as an unsigned 32-bit number: `--timeout 1000` gives 5,000 million
     units, which would otherwise wrap round to 705 million, and 2**32 + 10 to 10."""

@@ -16,6 +16,7 @@ import select
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -23,8 +24,9 @@ import pytest
 import z3
 
 from conftest import json_records
+from test_budget import pigeons
 import zoneproof.check as check_module
-from zoneproof.solver import INTERRUPTED, check, interrupts_kept, new_solver
+from zoneproof.solver import INTERRUPTED, check, check_at_once, interrupts_kept, new_solver
 
 # Long enough to be interrupted on any machine: without 405.5, stack-lifo's first violation lies five steps
 # deep, past the explicit first stage and what induction can prove; at four cards Z3 takes about 15 s to reach it.
@@ -338,3 +340,20 @@ def test_a_ctrl_c_while_ctypes_converts_an_argument_for_z3_waits_for_the_next_so
         assert sent == [z3.z3types.__file__]
         with pytest.raises(KeyboardInterrupt):
             check(solver, [], 10_000)
+
+
+def test_a_ctrl_c_stops_every_search_asked_at_once_and_is_raised(sigint_as_in_a_terminal):
+    solvers = [pigeons(z3.Context(), 12), pigeons(z3.Context(), 12)]
+    threads = threading.active_count()
+    with interrupts_kept():
+        started = time.monotonic()
+        signal.setitimer(signal.ITIMER_REAL, 1.0)
+        previous = signal.signal(signal.SIGALRM, lambda *_: os.kill(os.getpid(), signal.SIGINT))
+        try:
+            with pytest.raises(KeyboardInterrupt):
+                check_at_once([(solver, [], 600_000, 0) for solver in solvers])
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
+    assert time.monotonic() - started < PROMPT
+    assert threading.active_count() == threads  # every search has stopped before the interrupt is raised

@@ -165,11 +165,13 @@ def _same_value_across_step(a, b) -> bool:
 
 @dataclass(frozen=True)
 class Obligation:
-    """One question of a certificate: `goal` cannot hold together with `context` (unsat)."""
+    """One question of a certificate: `goal` cannot hold together with `context` (unsat).
+    `of_lemma`: it speaks of a lemma of the invariant, not of a property it proves."""
 
     what: str
     context: list
     goal: z3.BoolRef
+    of_lemma: bool = False
 
 
 def obligations(system: TransitionSystem, facts: list, invariant: list[Property], prop: Property,
@@ -188,8 +190,8 @@ def obligations(system: TransitionSystem, facts: list, invariant: list[Property]
     step before: a stronger obligation, asked with the lemmas' own step in one question."""
     fails = lambda p, k: violated_at(system, p, k)  # noqa: E731
     first, one_step = _lemmas_base(system, facts), _lemmas_step(system, facts, invariant)
-    found = [Obligation(f"{p.id} holds in the first two states", first, Or(fails(p, 0), fails(p, 1))) for p in invariant]
-    found += [Obligation(f"{p.id} is kept by every step", one_step, fails(p, 2)) for p in invariant]
+    found = [Obligation(f"{p.id} holds in the first two states", first, Or(fails(p, 0), fails(p, 1)), of_lemma=True) for p in invariant]
+    found += [Obligation(f"{p.id} is kept by every step", one_step, fails(p, 2), of_lemma=True) for p in invariant]
     joint = (*together, prop)
     start = first if steps == 1 else [*system.init(), *facts, *system.steps(0, steps)]
     context, assumed, concluded = induction_question(system, joint, steps, facts, invariant)
@@ -233,11 +235,13 @@ def _first(prop: Property, steps: int) -> str:
 
 def discharged(system: TransitionSystem, obligations: list[Obligation], seed: int, budget: Budget) -> list[Answer]:
     """For each obligation, UNSAT: it holds; SAT: it fails; UNKNOWN: no answer within the budget.
-    The obligations with the same context are asked together (`_drop_failing`); where a question
-    of several has no answer, each is asked alone."""
-    groups: dict[int, list[int]] = {}
+    The obligations with the same context are asked together, those of the lemmas apart from
+    those of the properties, and all these questions at once (`Budget.ask_at_once`); where one is
+    not unsat, its obligations are asked again as `_drop_failing` asks them (each model drops
+    those it breaks), and where a question of several has no answer, each is asked alone."""
+    groups: dict[tuple[int, bool], list[int]] = {}
     for i, o in enumerate(obligations):
-        groups.setdefault(id(o.context), []).append(i)
+        groups.setdefault((id(o.context), o.of_lemma), []).append(i)
 
     def answered(members: list[int]) -> dict[int, Answer]:
         held = _drop_failing(system, members, obligations[members[0]].context, lambda i: [obligations[i].goal], seed, budget)
@@ -245,7 +249,15 @@ def discharged(system: TransitionSystem, obligations: list[Obligation], seed: in
             return {members[0]: Answer.UNKNOWN} if len(members) == 1 else {i: a for m in members for i, a in answered([m]).items()}
         return {i: Answer.UNSAT if i in held else Answer.SAT for i in members}
 
-    answers = {i: a for members in groups.values() for i, a in answered(members).items()}
+    questions = []
+    for members in groups.values():
+        solver, copy = isolated(seed)
+        solver.add([copy(f) for f in obligations[members[0]].context] + [copy(Or([Or([obligations[i].goal]) for i in members]))])
+        questions.append((solver, []))
+    answers = {}
+    for members, first in zip(groups.values(), budget.ask_at_once(questions)):
+        held = first.answer is Answer.UNSAT
+        answers |= {i: Answer.UNSAT for i in members} if held else answered(members)
     return [answers[i] for i in range(len(obligations))]
 
 

@@ -29,7 +29,7 @@ from .encode.system import TransitionSystem
 from .errors import CheckerBug, Interrupted
 from .evaluate import evaluate
 from .properties import Property, PropertyKind
-from .solver import Answer, SolverResult, check, guard_for, isolated, new_solver, resource_count, restated, units_for
+from .solver import Answer, SolverResult, check, check_at_once, guard_for, isolated, new_solver, resource_count, restated, units_for
 from .terms import Implies, Not, Or
 
 # The states (or steps) an induction hypothesis spans: a property assumed of INDUCTION_SPAN in a
@@ -87,20 +87,26 @@ class Budget:
         return cls(units_for(seconds) if units is None else units, seconds=guard_for(seconds))
 
     def ask(self, solver: z3.Solver, assumptions: list) -> SolverResult:
+        return self.ask_at_once([(solver, assumptions)])[0]
+
+    def ask_at_once(self, questions: list[tuple[z3.Solver, list]]) -> list[SolverResult]:
+        """Each question (solver, assumptions) asked, several at once (`solver.check_at_once`: each
+        solver in a Z3 context of its own); those of a phase share its units left in equal parts."""
         now = time.monotonic()
         seconds = min(self.deadline - now, self.seconds)
         if seconds <= 0:
-            return SolverResult(Answer.UNKNOWN, reason="timeout")
-        units = self.rlimit if self.shared is None else self.shared.left
+            return [SolverResult(Answer.UNKNOWN, reason="timeout") for _ in questions]
+        units = self.rlimit if self.shared is None else self.shared.left // len(questions)
         if units <= 0:
-            return SolverResult(Answer.UNKNOWN, reason="budget")
-        before = resource_count(solver) if self.shared is not None else 0
-        answer = check(solver, assumptions, seconds * 1000, units)
+            return [SolverResult(Answer.UNKNOWN, reason="budget") for _ in questions]
+        before = [resource_count(solver) if self.shared is not None else 0 for solver, _ in questions]
+        asked = [(solver, assumptions, seconds * 1000, units) for solver, assumptions in questions]
+        answers = [check(*asked[0])] if len(asked) == 1 else check_at_once(asked)
         if self.shared is not None:
-            self.shared.left -= resource_count(solver) - before
-        if answer.answer is Answer.UNKNOWN and answer.reason in OUT_OF_BUDGET and time.monotonic() - now < seconds:
-            return SolverResult(Answer.UNKNOWN, reason="budget")
-        return answer
+            self.shared.left -= sum(resource_count(solver) - spent for (solver, _), spent in zip(questions, before))
+        within_guard = time.monotonic() - now < seconds
+        return [SolverResult(Answer.UNKNOWN, reason="budget") if a.answer is Answer.UNKNOWN and a.reason in OUT_OF_BUDGET and within_guard else a
+                for a in answers]
 
 
 @dataclass(frozen=True)

@@ -98,38 +98,44 @@ def _raise_deferred_interrupt() -> None:
         raise KeyboardInterrupt
 
 
-def _interruptible(solver: z3.Solver, assumptions: list):
-    """solver.check(*assumptions) in a thread of its own, so that Ctrl-C reaches Python at once
-    (signal handlers run in the main thread, between bytecodes); the interrupt stops Z3's search
-    and is raised again here."""
+def _interruptible(questions: list[tuple[z3.Solver, list]]) -> list:
+    """solver.check(*assumptions) of each question, each in a thread of its own, all at once, so
+    that Ctrl-C reaches Python at once (signal handlers run in the main thread, between bytecodes)
+    and the searches run on as many cores: each solver is in a Z3 context of its own, which no other
+    thread uses meanwhile. The interrupt stops every search and is raised again here."""
     _raise_deferred_interrupt()
-    if threading.current_thread() is not threading.main_thread():
-        return solver.check(*assumptions)
-    outcome: list = []
-    finished = threading.Event()
+    if len(questions) == 1 and threading.current_thread() is not threading.main_thread():
+        solver, assumptions = questions[0]
+        return [solver.check(*assumptions)]
+    outcomes: list = [None] * len(questions)
+    finished = [threading.Event() for _ in questions]
 
-    def run() -> None:
+    def run(i: int) -> None:
+        solver, assumptions = questions[i]
         try:
-            outcome.append((True, solver.check(*assumptions)))
+            outcomes[i] = (True, solver.check(*assumptions))
         except BaseException as e:  # handed to the caller below
-            outcome.append((False, e))
+            outcomes[i] = (False, e)
         finally:
-            finished.set()
+            finished[i].set()
 
-    # An Event, not Thread.join: a KeyboardInterrupt inside join() can leave a running thread marked
+    # Events, not Thread.join: a KeyboardInterrupt inside join() can leave a running thread marked
     # as stopped (Python 3.11), and the caller would then free Z3 objects the search still uses.
-    threading.Thread(target=run, daemon=True).start()
+    for i in range(len(questions)):
+        threading.Thread(target=run, args=(i,), daemon=True).start()
     try:
-        while not finished.wait(0.05):
-            _raise_deferred_interrupt()
+        for event in finished:
+            while not event.wait(0.05):
+                _raise_deferred_interrupt()
     except KeyboardInterrupt:
-        while not finished.wait(0.05):  # an interrupt that came before Z3 began its search is lost: repeat it
-            solver.ctx.interrupt()
+        for (solver, _), event in zip(questions, finished):
+            while not event.wait(0.05):  # an interrupt that came before Z3 began its search is lost: repeat it
+                solver.ctx.interrupt()
         raise
-    ok, value = outcome[0]
-    if not ok:
-        raise value
-    return value
+    for ok, value in outcomes:
+        if not ok:
+            raise value
+    return [value for _, value in outcomes]
 
 
 # Z3's resource units a budget gives for each second of `--timeout`: fewer than Z3 spends in a
@@ -168,9 +174,20 @@ def check(solver: z3.Solver, assumptions: list, timeout_ms: int, rlimit: int = 0
     """Check under assumptions with a budget: Z3's resource units (`rlimit`, 0 for no limit) and
     wall-clock milliseconds. `unknown` comes back as UNKNOWN with Z3's reason; a search that Ctrl-C
     stopped raises KeyboardInterrupt, as Python code would."""
-    solver.set("timeout", max(1, int(timeout_ms)))
-    solver.set("rlimit", min(int(rlimit), MAX_RLIMIT))
-    answer = _interruptible(solver, assumptions)
+    return check_at_once([(solver, assumptions, timeout_ms, rlimit)])[0]
+
+
+def check_at_once(questions: list[tuple[z3.Solver, list, int, int]]) -> list[SolverResult]:
+    """`check` of each question (solver, assumptions, timeout_ms, rlimit), all asked at once: the
+    solvers must be in Z3 contexts of their own (`isolated`)."""
+    for solver, _, timeout_ms, rlimit in questions:
+        solver.set("timeout", max(1, int(timeout_ms)))
+        solver.set("rlimit", min(int(rlimit), MAX_RLIMIT))
+    answers = _interruptible([(solver, assumptions) for solver, assumptions, _, _ in questions])
+    return [_result(solver, answer) for (solver, *_), answer in zip(questions, answers)]
+
+
+def _result(solver: z3.Solver, answer) -> SolverResult:
     if answer == z3.sat:
         return SolverResult(Answer.SAT, model=solver.model())
     if answer == z3.unsat:
