@@ -406,3 +406,27 @@ def test_an_induction_asked_again_without_a_property_the_intact_proof_does_not_n
     proved = [sorted(p.id for p in proved_with(system, rest, on.kept, 0, facts, Budget.phase(60), forms=INDUCTION_STEPS[:1], unchanged=known))
               for known in (unchanged, Unchanged())]
     assert proved[0] == proved[1] and proved[0]
+
+
+def test_houdinis_step_and_the_induction_after_it_side_by_side_prove_what_they_prove_in_turn(monkeypatch):
+    """A check's Houdini asks whether every step keeps its lemmas at once with the induction that
+    assumes them (`proof._houdini`): the same verdict and certificate as asking them in turn, and
+    the induction's answer is taken from that question, not asked again."""
+    import zoneproof.proof as proof_module
+    import zoneproof.search as search_module
+
+    ruleset, scope = load_ruleset("mtg-current"), Scope(cards=2)
+    results = {}
+    real = search_module._induction_solver
+    for side_by_side in (True, False):
+        monkeypatch.setattr(proof_module, "_found", {})  # no invariant found before in this process
+        search_module.answered_ahead.clear()
+        if not side_by_side:
+            monkeypatch.setattr(proof_module, "_induction_beside", lambda *_: None)
+        asked = []
+        monkeypatch.setattr(search_module, "_induction_solver", lambda *a, **k: asked.append(a) or real(*a, **k))
+        [results[side_by_side]] = check_properties(ruleset, [PROPS["ordered-zones"]], scope)
+        assert bool(search_module.answered_ahead) == side_by_side
+        assert len(asked) == 1  # the induction's question, asked once: beside Houdini's, or after it
+    assert results[True].verdict is results[False].verdict is Verdict.PROVED
+    assert results[True].certificate == results[False].certificate

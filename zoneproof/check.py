@@ -24,7 +24,7 @@ from .model import ActionKind, Scope, slots_for
 from .properties import Property, PropertyKind, stock_properties
 from .replay import execute, first_violation, witnesses
 from .ruleset import Expectation, RuleSet
-from .proof import Proof, invariant, lemmas, proved_with, rules_resting, wrap_safe
+from .proof import Proof, Then, invariant, lemmas, proved_with, rules_resting, wrap_safe
 from .solver import Answer, SolverResult
 from .search import (INDUCTION_SPAN, INDUCTION_STEPS, Budget, Deepening, Outcome, Unchanged, assumptions_needed, first_step, violated_at,
                      violation_alone)
@@ -369,14 +369,15 @@ class _Prover:
         self.pool = pool if pool is not None else list(lemmas(system.ruleset, pregame))
         self._kept: list[Property] | None = self.pool if inductive else None  # None: not found yet, or no answer (asked again)
 
-    def kept(self) -> list[Property] | None:
-        """The lemmas the invariant keeps; None when Z3 gave no answer."""
+    def kept(self, then: Then | None = None) -> list[Property] | None:
+        """The lemmas the invariant keeps; None when Z3 gave no answer. `then`: the induction that
+        follows (`proof.invariant`)."""
         if self._kept is None:
-            self._kept = invariant(self.system, self.pool, self.seed, self.facts, self.budget(), self.unchanged)
+            self._kept = invariant(self.system, self.pool, self.seed, self.facts, self.budget(), self.unchanged, then)
         return self._kept
 
     def proved(self, candidates: list[Property], wanted: list[Property] | None = None, forms: tuple[int, ...] = ()) -> dict:
-        kept = self.kept() if candidates else None
+        kept = self.kept(Then(tuple(candidates), (forms or INDUCTION_STEPS)[0])) if candidates else None
         if kept is None:
             return {}
         return proved_with(self.system, candidates, kept, self.seed, self.facts, self.budget(), wanted, forms, self.unchanged)

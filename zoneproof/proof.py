@@ -24,7 +24,8 @@ from .model import Zone
 from .properties import COMPARISONS, Apply, BinOp, IntLit, Property, PropertyKind, parse_properties
 from .ruleset import RuleSet
 from .simulate import falsified
-from .search import INDUCTION_SPAN, Budget, Unchanged, first_step, held_at, induction_question, inductive, violated_at
+from .search import (INDUCTION_SPAN, Budget, Unchanged, answered_ahead, first_step, held_at, induction_key, induction_question, induction_solver,
+                     inductive, violated_at)
 from .solver import Answer, isolated
 from .terms import Not, Or
 
@@ -297,8 +298,17 @@ def _invariant_key(system: TransitionSystem, pool: list[Property], seed: int, fa
     return (system.structure, seed, tuple(p.id for p in pool), tuple(f.sexpr() for f in facts))
 
 
+@dataclass(frozen=True)
+class Then:
+    """The induction a caller asks once Houdini has found the invariant (`proved_with`): its
+    properties, and the steps of its first question."""
+
+    props: tuple[Property, ...]
+    steps: int
+
+
 def invariant(system: TransitionSystem, pool: list[Property], seed: int, facts: list, budget: Budget,
-              unchanged: Unchanged = Unchanged()) -> list[Property] | None:
+              unchanged: Unchanged = Unchanged(), then: Then | None = None) -> list[Property] | None:
     """The largest subset of `pool` inductive together (Houdini), or None when Z3 gives no answer.
     Found once per process for the same system, pool, seed and facts. With the system's own rules
     (facts of another rule set, as coverage gives, leave it out), the candidates that a state of a
@@ -309,13 +319,15 @@ def invariant(system: TransitionSystem, pool: list[Property], seed: int, facts: 
     either: nothing constrains that part after the start), and take only the system's actions on a
     system of fewer actions that keeps every part (the pregame's). With `unchanged` (a removal's,
     whose pool is the intact invariant), Houdini asks its base case, and its first step, only of
-    the steps the removal may change (`search.Unchanged`)."""
+    the steps the removal may change (`search.Unchanged`). With `then`, each of Houdini's questions
+    about a step is asked at once with the first question of that induction, assuming the lemmas
+    it asks about (`_houdini`)."""
     key = _invariant_key(system, pool, seed, facts)
     if key not in _found:
         own_rules = [f.sexpr() for f in facts] == [f.sexpr() for f in system.rule_values()]
         kinds = None if system.slice.projects_the_game else system.slice.kinds
         reached = falsified(system.ruleset, system.scope, pool, FALSIFYING_RUNS, seed, kinds) if own_rules else set()
-        kept = _houdini(system, [p for p in pool if p.id not in reached], seed, facts, budget, unchanged)
+        kept = _houdini(system, [p for p in pool if p.id not in reached], seed, facts, budget, unchanged, then)
         if kept is None:
             return None
         _found[key] = frozenset(p.id for p in kept)
@@ -351,30 +363,57 @@ def rules_resting(system: TransitionSystem, kept: list[Property], seed: int, bud
 
 
 def _houdini(system: TransitionSystem, pool: list[Property], seed: int, facts: list, budget: Budget,
-            unchanged: Unchanged = Unchanged()) -> list[Property] | None:
+            unchanged: Unchanged = Unchanged(), then: Then | None = None) -> list[Property] | None:
+    """Houdini. With `then`, its question whether every step keeps the lemmas still pending is
+    asked at once with the first question of that induction assuming them (`search.induction_solver`):
+    where those lemmas are the invariant, as they mostly are by then, the induction's answer is
+    already there when it is asked (an unsat one is kept in `search.answered_ahead`), and the two
+    questions have run side by side."""
     base = _lemmas_base(system, facts) + unchanged.from_start(system, pool)
     pending = _drop_failing(system, pool, base, lambda p: [violated_at(system, p, 0), violated_at(system, p, 1)], seed, budget)
     while pending is not None:
         step = _lemmas_step(system, facts, pending) + unchanged.steps_of(system, 1, pending, pending)
-        still = _drop_failing(system, pending, step, lambda p: [violated_at(system, p, 2)], seed, budget, once=True)
+        still = _drop_failing(system, pending, step, lambda p: [violated_at(system, p, 2)], seed, budget, once=True,
+                              beside=_induction_beside(system, pending, seed, facts, then) if unchanged.kinds is None else None)
         if still is None or len(still) == len(pending):
             return still
         pending = still
     return None
 
 
+def _induction_beside(system: TransitionSystem, lemmas: list[Property], seed: int, facts: list, then: Then | None) -> tuple | None:
+    """The first question of the induction `then` assuming the lemmas `lemmas`, and its key in
+    `search.answered_ahead`; None when there is no induction to ask, or no property of it that
+    these lemmas let it prove (`proved_with`)."""
+    if then is None:
+        return None
+    safe = [p for p in then.props if wrap_safe(p, {q.id for q in lemmas})]
+    if not safe:
+        return None
+    return induction_solver(system, safe, then.steps, seed, facts, lemmas), induction_key(system, safe, then.steps, seed, facts, lemmas)
+
+
 def _drop_failing(system: TransitionSystem, pool: list, context: list, failures, seed: int, budget: Budget,
-                  once: bool = False) -> list | None:
+                  once: bool = False, beside: tuple | None = None) -> list | None:
     """The members of `pool` (properties, or any keys) that cannot fail given `context`: each model
     drops those it makes fail, and the question is asked again of the rest. With `once`, the
     members the first model does not make fail (all of `pool` when none can fail): Houdini's step
-    asks again only with the context that assumes fewer lemmas. None when Z3 gives no answer."""
+    asks again only with the context that assumes fewer lemmas. None when Z3 gives no answer.
+    `beside` (a solver in a context of its own, and a key): a question asked at once with the
+    first, whose key goes to `search.answered_ahead` where it is unsat."""
     goals = {p: Or(failures(p)) for p in pool}
     pending = list(pool)
     while pending:
         solver, copy = isolated(seed)
         solver.add([copy(f) for f in context] + [copy(Or([goals[p] for p in pending]))])
-        answer = budget.ask(solver, [])
+        if beside is not None:
+            other, key = beside
+            answer, ahead = budget.ask_at_once([(solver, []), (other, [])])
+            if ahead.answer is Answer.UNSAT:
+                answered_ahead.add(key)
+            beside = None
+        else:
+            answer = budget.ask(solver, [])
         if answer.answer is Answer.UNSAT:
             return pending
         if answer.answer is Answer.UNKNOWN:

@@ -389,15 +389,40 @@ def assumptions_needed(system: TransitionSystem, props: list[Property], seed: in
     return frozenset(p for p in props if str(literals[p]) in answer.core)
 
 
+# The induction questions answered unsat ahead of time, while Houdini asked whether their lemmas
+# are inductive (`proof.invariant`'s `then`), by `induction_key`.
+answered_ahead: set[tuple] = set()
+
+
+def induction_key(system: TransitionSystem, props: list[Property], steps: int, seed: int, facts: list, invariant: list[Property]) -> tuple:
+    return (system.structure, steps, seed, tuple(p.id for p in props), tuple(p.id for p in invariant), tuple(f.sexpr() for f in facts))
+
+
+def induction_solver(system: TransitionSystem, props: list[Property], steps: int, seed: int, facts: list,
+                     invariant: list[Property]) -> z3.Solver:
+    """`inductive`'s first question over `steps` steps, of every property of `props`, in a Z3
+    context of its own (with no removal's narrowing)."""
+    return _induction_solver(system, props, steps, seed, induction_question(system, props, steps, facts, invariant))
+
+
+def _induction_solver(system: TransitionSystem, pending: list[Property], steps: int, seed: int, question: tuple, narrowed: list = ()) -> z3.Solver:
+    context, assumed, concluded = question
+    solver, copy = isolated(seed)
+    solver.add([copy(f) for f in [*context, *narrowed, *[Not(v) for p in pending for v in assumed[p]], Or([concluded[p] for p in pending])]])
+    return solver
+
+
 def _inductive_over(system: TransitionSystem, props: list[Property], steps: int, seed: int, facts: list, budget: Budget,
                     invariant: list[Property], wanted: list[Property] = (), unchanged: Unchanged = Unchanged()) -> list[Property]:
     """`inductive`'s question over `steps` steps: none proved once a model breaks one of `wanted`."""
-    context, assumed, concluded = induction_question(system, props, steps, facts, invariant)
+    if unchanged.kinds is None and induction_key(system, props, steps, seed, facts, invariant) in answered_ahead:
+        return list(props)
+    question = induction_question(system, props, steps, facts, invariant)
+    _, _, concluded = question
     pending = list(props)
     while pending:
         narrowed = unchanged.steps_of(system, CONCLUDED_AT - 1, [*invariant, *pending], pending) if steps == 1 else []
-        solver, copy = isolated(seed)
-        solver.add([copy(f) for f in context + narrowed + [Not(v) for p in pending for v in assumed[p]] + [Or([concluded[p] for p in pending])]])
+        solver = _induction_solver(system, pending, steps, seed, question, narrowed)
         answer = budget.ask(solver, [])
         if answer.answer is Answer.UNSAT:
             return pending
