@@ -47,8 +47,9 @@ def test_the_questions_of_a_phase_share_its_units():
     assert short.ask(pigeons(z3.Context(), 1), []).reason == "budget"  # nothing left: not even an easy question
 
 
-def test_questions_asked_at_once_answer_as_one_by_one_and_share_the_units_left_in_equal_parts():
-    """Certify asks its questions at once, one core each (`Budget.ask_at_once`)."""
+def test_questions_asked_at_once_answer_as_one_by_one_each_with_the_units_left():
+    """Certify asks its questions at once, one core each, and a check's Houdini asks one beside the
+    induction (`Budget.ask_at_once`)."""
     def questions():
         easy = new_solver(z3.Context(), 0)
         easy.add(z3.Bool("x", easy.ctx))
@@ -62,9 +63,13 @@ def test_questions_asked_at_once_answer_as_one_by_one_and_share_the_units_left_i
     one = Budget(10**9, seconds=600, shared=Units(10**9))
     one.ask(pigeons(z3.Context(), 5), [])
     spent = 10**9 - one.shared.left
-    # enough units for one of the two in turn, not for each of two equal parts: the same answer however fast each runs
+    # units for one of the two, not for both in turn: each has them all, however fast the other runs
     short = Budget(10**9, seconds=600, shared=Units(spent + spent // 2))
-    assert [a.reason for a in short.ask_at_once([(pigeons(z3.Context(), 5), []), (pigeons(z3.Context(), 5), [])])] == ["budget", "budget"]
+    assert [a.answer for a in short.ask_at_once([(pigeons(z3.Context(), 5), []), (pigeons(z3.Context(), 5), [])])] == [Answer.UNSAT] * 2
+    assert short.shared.left == spent // 2 - spent
+    uncharged = Budget(10**9, seconds=600, shared=Units(10**9))
+    uncharged.ask_at_once([(pigeons(z3.Context(), 5), []), (pigeons(z3.Context(), 5), [])], charged=1)
+    assert 10**9 - uncharged.shared.left == spent  # the question asked beside it is not charged
 
 
 def test_a_budget_past_what_z3_can_count_is_not_wrapped_round_to_a_small_one():

@@ -400,7 +400,8 @@ def _drop_failing(system: TransitionSystem, pool: list, context: list, failures,
     members the first model does not make fail (all of `pool` when none can fail): Houdini's step
     asks again only with the context that assumes fewer lemmas. None when Z3 gives no answer.
     `beside` (a solver in a context of its own, and a key): a question asked at once with the
-    first, whose key goes to `search.answered_ahead` where it is unsat."""
+    first, with as many units and not charged to the budget (the first is asked as it would be
+    alone), whose key goes to `search.answered_ahead` where it is unsat."""
     goals = {p: Or(failures(p)) for p in pool}
     pending = list(pool)
     while pending:
@@ -408,7 +409,7 @@ def _drop_failing(system: TransitionSystem, pool: list, context: list, failures,
         solver.add([copy(f) for f in context] + [copy(Or([goals[p] for p in pending]))])
         if beside is not None:
             other, key = beside
-            answer, ahead = budget.ask_at_once([(solver, []), (other, [])])
+            answer, ahead = budget.ask_at_once([(solver, []), (other, [])], charged=1)
             if ahead.answer is Answer.UNSAT:
                 answered_ahead.add(key)
             beside = None

@@ -89,21 +89,23 @@ class Budget:
     def ask(self, solver: z3.Solver, assumptions: list) -> SolverResult:
         return self.ask_at_once([(solver, assumptions)])[0]
 
-    def ask_at_once(self, questions: list[tuple[z3.Solver, list]]) -> list[SolverResult]:
+    def ask_at_once(self, questions: list[tuple[z3.Solver, list]], charged: int | None = None) -> list[SolverResult]:
         """Each question (solver, assumptions) asked, several at once (`solver.check_at_once`: each
-        solver in a Z3 context of its own); those of a phase share its units left in equal parts."""
+        solver in a Z3 context of its own), each with the units the first would have alone (a
+        phase's: those its earlier questions left), so that no answer depends on which finishes
+        first. A phase is charged with what the first `charged` spend (every one's unless given)."""
         now = time.monotonic()
         seconds = min(self.deadline - now, self.seconds)
         if seconds <= 0:
             return [SolverResult(Answer.UNKNOWN, reason="timeout") for _ in questions]
-        units = self.rlimit if self.shared is None else self.shared.left // len(questions)
+        units = self.rlimit if self.shared is None else self.shared.left
         if units <= 0:
             return [SolverResult(Answer.UNKNOWN, reason="budget") for _ in questions]
         before = [resource_count(solver) if self.shared is not None else 0 for solver, _ in questions]
         asked = [(solver, assumptions, seconds * 1000, units) for solver, assumptions in questions]
         answers = [check(*asked[0])] if len(asked) == 1 else check_at_once(asked)
         if self.shared is not None:
-            self.shared.left -= sum(resource_count(solver) - spent for (solver, _), spent in zip(questions, before))
+            self.shared.left -= sum(resource_count(solver) - spent for (solver, _), spent in list(zip(questions, before))[:charged])
         within_guard = time.monotonic() - now < seconds
         return [SolverResult(Answer.UNKNOWN, reason="budget") if a.answer is Answer.UNKNOWN and a.reason in OUT_OF_BUDGET and within_guard else a
                 for a in answers]
