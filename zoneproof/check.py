@@ -377,7 +377,11 @@ class _Prover:
         return self._kept
 
     def proved(self, candidates: list[Property], wanted: list[Property] | None = None, forms: tuple[int, ...] = ()) -> dict:
-        kept = self.kept(Then(tuple(candidates), (forms or INDUCTION_STEPS)[0])) if candidates else None
+        """The proofs of the candidates the induction proves. On a cone of influence (a check of a
+        few properties) Houdini asks beside the induction (`proof.invariant`'s `then`); on the whole
+        game, checked beside other rule sets' tasks, that costs more CPU than it saves (docs/speed.md)."""
+        then = Then(tuple(candidates), (forms or INDUCTION_STEPS)[0]) if self.system.slice.parts is not None else None
+        kept = self.kept(then) if candidates else None
         if kept is None:
             return {}
         return proved_with(self.system, candidates, kept, self.seed, self.facts, self.budget(), wanted, forms, self.unchanged)
