@@ -250,11 +250,8 @@ def discharged(system: TransitionSystem, obligations: list[Obligation], seed: in
             return {members[0]: Answer.UNKNOWN} if len(members) == 1 else {i: a for m in members for i, a in answered([m]).items()}
         return {i: Answer.UNSAT if i in held else Answer.SAT for i in members}
 
-    questions = []
-    for members in groups.values():
-        solver, copy = isolated(seed)
-        solver.add([copy(f) for f in obligations[members[0]].context] + [copy(Or([Or([obligations[i].goal]) for i in members]))])
-        questions.append((solver, []))
+    questions = [(_asked_together(obligations[members[0]].context, [Or([obligations[i].goal]) for i in members], seed), [])
+                 for members in groups.values()]
     answers = {}
     for members, first in zip(groups.values(), budget.ask_at_once(questions)):
         held = first.answer is Answer.UNSAT
@@ -381,6 +378,13 @@ def _houdini(system: TransitionSystem, pool: list[Property], seed: int, facts: l
     return None
 
 
+def _asked_together(context: list, goals: list, seed: int) -> z3.Solver:
+    """A solver, in a Z3 context of its own, of whether any of `goals` can hold with `context`."""
+    solver, copy = isolated(seed)
+    solver.add([copy(f) for f in context] + [copy(Or(goals))])
+    return solver
+
+
 def _induction_beside(system: TransitionSystem, lemmas: list[Property], seed: int, facts: list, then: Then | None) -> tuple | None:
     """The first question of the induction `then` assuming the lemmas `lemmas`, and its key in
     `search.answered_ahead`; None when there is no induction to ask, or no property of it that
@@ -405,8 +409,7 @@ def _drop_failing(system: TransitionSystem, pool: list, context: list, failures,
     goals = {p: Or(failures(p)) for p in pool}
     pending = list(pool)
     while pending:
-        solver, copy = isolated(seed)
-        solver.add([copy(f) for f in context] + [copy(Or([goals[p] for p in pending]))])
+        solver = _asked_together(context, [goals[p] for p in pending], seed)
         if beside is not None:
             other, key = beside
             answer, ahead = budget.ask_at_once([(solver, []), (other, [])], charged=1)

@@ -404,10 +404,10 @@ def induction_solver(system: TransitionSystem, props: list[Property], steps: int
                      invariant: list[Property]) -> z3.Solver:
     """`inductive`'s first question over `steps` steps, of every property of `props`, in a Z3
     context of its own (with no removal's narrowing)."""
-    return _induction_solver(system, props, steps, seed, induction_question(system, props, steps, facts, invariant))
+    return _induction_solver(props, seed, induction_question(system, props, steps, facts, invariant))
 
 
-def _induction_solver(system: TransitionSystem, pending: list[Property], steps: int, seed: int, question: tuple, narrowed: list = ()) -> z3.Solver:
+def _induction_solver(pending: list[Property], seed: int, question: tuple, narrowed: list = ()) -> z3.Solver:
     context, assumed, concluded = question
     solver, copy = isolated(seed)
     solver.add([copy(f) for f in [*context, *narrowed, *[Not(v) for p in pending for v in assumed[p]], Or([concluded[p] for p in pending])]])
@@ -424,7 +424,7 @@ def _inductive_over(system: TransitionSystem, props: list[Property], steps: int,
     pending = list(props)
     while pending:
         narrowed = unchanged.steps_of(system, CONCLUDED_AT - 1, [*invariant, *pending], pending) if steps == 1 else []
-        solver = _induction_solver(system, pending, steps, seed, question, narrowed)
+        solver = _induction_solver(pending, seed, question, narrowed)
         answer = budget.ask(solver, [])
         if answer.answer is Answer.UNSAT:
             return pending

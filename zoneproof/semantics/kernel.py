@@ -252,7 +252,7 @@ def move(step: ConcreteStep, index: int, zone: Zone, named: int, controller: int
     if token_stuck(step, index):
         return
     zone = replaced_zone(step, index, zone, destination_player(step, index, zone, named))
-    if command_instead(step, index, zone, destination_player(step, index, zone, named)):
+    if step.action.to_command and command_instead(step, index, zone, destination_player(step, index, zone, named)):
         zone, named = Zone.COMMAND, step.slot(index).owner
     require_open(step, zone)
     whose = destination_player(step, index, zone, named)

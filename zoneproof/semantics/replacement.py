@@ -107,10 +107,10 @@ def exiled_instead(step: SymbolicStep, c: int, whose):
 @implements(Behaviour.COMMANDER_REPLACE, half="concrete")
 def command_instead(step: ConcreteStep, index: int, zone: Zone, whose: int) -> bool:
     """Whether the owner puts a commander headed for `whose`'s `zone` into the command zone
-    instead (903.9b; 903.9 before July 2020), as the action records that choice; the move kernel
-    then moves it there. Not offered to a commander already in the command zone: it would only be
-    put back where it is."""
-    if not step.action.to_command or step.replaced:
+    instead (903.9b; 903.9 before July 2020), asked of an action that records that choice (once
+    per action); the move kernel then moves it there. Not offered to a commander already in the
+    command zone: it would only be put back where it is."""
+    if step.replaced:
         return False
     step.replaced = True
     slot = step.slot(index)
