@@ -6,7 +6,8 @@
     python benchmarks/bench.py --only-spin --spin-cards 2 --spin-depths 8,12   # SPIN beside zoneproof only
 
 Measures, on this machine:
-  1. the default `zoneproof check` (wall and CPU seconds, the workers' included);
+  1. the default `zoneproof check` (wall and CPU seconds, the workers' included), and the same with
+     --fresh (lint replays none of the runs the built-in rule sets come with), with their ratio;
   2. each stock property alone at --players 2 --cards 4 --depth 10 (the solver time of that check);
   3. each removed-rule counterexample of the oracle table at the default scope, by zoneproof and by
      the explicit-state search (benchmarks/explicit_peer.py), side by side;
@@ -264,8 +265,12 @@ def main() -> None:
 
     print(f"machine: {os.cpu_count()} cores; python {sys.version.split()[0]}; runs per case: {options.repeat}")
     if not options.skip_default:
+        fresh_wall, fresh_cpu, fresh_out = median_of(["check", "--fresh"])
         wall, cpu, out = median_of(["check"])
         print(f"\n1. default `zoneproof check`: {wall:.1f} s wall, {cpu:.1f} s CPU; {out.strip().splitlines()[-1]}")
+        print(f"   with --fresh (no stored run replayed: every lint goal searched for): {fresh_wall:.1f} s wall, {fresh_cpu:.1f} s CPU;"
+              f" {fresh_out.strip().splitlines()[-1]}")
+        print(f"   the stored runs' ratio: {wall / fresh_wall:.2f} of the wall seconds, {cpu / fresh_cpu:.2f} of the CPU")
 
     if not options.skip_large:
         print("\n2. each stock property alone, --players 2 --cards 4 --depth 10"

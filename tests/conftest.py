@@ -46,12 +46,21 @@ def normalise(text: str) -> str:
     return SECONDS.sub(" #.##s", text)
 
 
+@pytest.fixture(autouse=True)
+def runs_of_this_test(tmp_path_factory, monkeypatch):
+    """lint's stored runs (`--runs`) in a folder of each test's own, so that no test replays
+    another's; the `run` fixture gives each command a folder of its own."""
+    monkeypatch.setenv("ZONEPROOF_RUNS", str(tmp_path_factory.mktemp("runs")))
+
+
 @pytest.fixture
-def run(capsys, tmp_path, monkeypatch):
-    """Run the CLI in-process from an empty folder; return (exit code, stdout, stderr)."""
+def run(capsys, tmp_path, tmp_path_factory, monkeypatch):
+    """Run the CLI in-process from an empty folder; return (exit code, stdout, stderr). Each
+    command stores lint's runs in a folder of its own: a command run twice gives the same output."""
     monkeypatch.chdir(tmp_path)
 
     def invoke(*args: str):
+        monkeypatch.setenv("ZONEPROOF_RUNS", str(tmp_path_factory.mktemp("runs")))
         code = main(list(args))
         captured = capsys.readouterr()
         return code, captured.out, captured.err

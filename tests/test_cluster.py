@@ -39,20 +39,21 @@ def files(folder: Path) -> dict[str, bytes]:
 def test_a_local_cluster_gives_the_output_and_traces_of_a_local_run(repo, capsys):
     # The local run in a process of its own, as a user runs it: in this one, Z3's model could depend
     # on the tests run before (the cluster's tasks run in worker processes of their own).
-    made = subprocess.run([sys.executable, "-m", "zoneproof", "check", "--jobs", "1", "--out", "local"],
+    made = subprocess.run([sys.executable, "-m", "zoneproof", "check", "--jobs", "1", "--out", "local", "--runs", "local-runs"],
                           cwd=repo, capture_output=True, text=True, timeout=600)
     local_code, local = made.returncode, made.stdout
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
-        code, remote = check(capsys, "--scheduler", cluster.scheduler_address, "--out", "cluster")
+        code, remote = check(capsys, "--scheduler", cluster.scheduler_address, "--out", "cluster", "--runs", "cluster-runs")
     assert code == local_code == 0
     assert normalise(remote).replace("cluster/", "local/") == normalise(local)
     assert files(repo / "cluster") == files(repo / "local") == {"house--owner-zones.itf.json": files(repo / "local")["house--owner-zones.itf.json"]}
+    assert files(repo / "cluster-runs") == files(repo / "local-runs") and len(files(repo / "local-runs")) == 2  # lint's stored runs
     assert "lint house" in remote and "lint league" in remote and remote.splitlines()[-1].startswith("8 checks: 1 violated, 7 holds; 0 unexpected")
 
 
 def test_lint_diff_and_coverage_on_a_local_cluster_print_what_a_local_run_prints(repo, capsys):
     commands = [
-        ["lint", "--out", "{out}"],
+        ["lint", "--out", "{out}", "--runs", "{out}-runs"],  # each run searches: none replays the other's runs
         ["diff", "model/house.toml", "model/league.toml", "--out", "{out}"],
         ["coverage", "model/house.toml", "-p", "owner-zones", "-p", "hands-are-owned", "--cards", "1", "--depth", "2"],
     ]

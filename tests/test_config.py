@@ -102,3 +102,14 @@ def test_a_pyproject_without_the_table_is_not_a_config(run, tmp_path):
     (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\n', encoding="utf-8")
     code, out, err = run("check", "mtg-current", "-p", "owner-zones", "--cards", "1", "--depth", "1", "--no-lint")
     assert code == 0 and out.startswith("mtg-current")
+
+
+def test_lint_stores_its_runs_where_the_config_says_relative_to_it(repo, run_here, monkeypatch):
+    pyproject = repo / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text().replace('scenarios = ["scenarios"]', 'scenarios = ["scenarios"]\nruns = "cache/runs"'))
+    monkeypatch.chdir(repo / "properties")
+    monkeypatch.delenv("ZONEPROOF_RUNS")  # the environment's folder would come before the config's
+    code, _, err = run_here("lint", str(repo / "model" / "house.toml"))
+    assert code == 0, err
+    assert (repo / "cache" / "runs" / "house.json").is_file()
+    assert not (repo / "properties" / ".zoneproof").exists()

@@ -91,7 +91,7 @@ def with_vacuity(checked: Iterable[CheckResult], report: LintReport) -> Iterator
 
 def check_rulesets(rulesets: list[RuleSet], props: list[Property], scope: Scope, seed: int, timeout: float,
                    with_lint: bool, jobs: int, listener: Callable[[Activity], None] | None = None,
-                   scheduler: str | None = None) -> Iterator[tuple[Iterator[CheckResult], LintReport | None]]:
+                   scheduler: str | None = None, stored: dict | None = None) -> Iterator[tuple[Iterator[CheckResult], LintReport | None]]:
     """The checks of each rule set and, with `with_lint`, its lint report, in the given order.
     A rule set's lint and its checks run in one process, lint first, so that they find the
     structural lemmas' invariant once (`proof.invariant`). With more than one job, or a Dask
@@ -100,19 +100,19 @@ def check_rulesets(rulesets: list[RuleSet], props: list[Property], scope: Scope,
 
     On an interrupt, Interrupted's `known` lists, in order, (checks, report) of what had finished
     and was not yet given: the rest of the rule set being given, then each later rule set that
-    had finished."""
+    had finished. `stored`: the runs each rule set's lint replays first, by label (`store`)."""
     check = partial(each_checked, props=props, scope=scope, seed=seed, timeout=timeout)
-    linted = partial(lint, props=props, scope=scope, seed=seed, timeout=timeout)
+    stored = stored or {}
     if scheduler is None and (jobs <= 1 or len(rulesets) == 1):
         for ruleset in rulesets:
             try:
-                report = linted(ruleset) if with_lint else None
+                report = lint(ruleset, props, scope, seed, timeout, stored.get(ruleset.label)) if with_lint else None
             except KeyboardInterrupt as e:
                 raise Interrupted([]) from e
             yield _streamed(check(ruleset), report), report
         return
-    tasks = [partial(_checked_and_linted, ruleset, props=props, scope=scope, seed=seed, timeout=timeout, with_lint=with_lint)
-             for ruleset in rulesets]
+    tasks = [partial(_checked_and_linted, ruleset, props=props, scope=scope, seed=seed, timeout=timeout, with_lint=with_lint,
+                     stored=stored.get(ruleset.label)) for ruleset in rulesets]
     results = in_order(tasks, jobs, listener, scheduler, [expected_cost(ruleset) for ruleset in rulesets])
     try:
         for _ in rulesets:
@@ -136,6 +136,6 @@ def _combined(checked: list[CheckResult], report: LintReport | None = None) -> t
 
 
 def _checked_and_linted(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int, timeout: float,
-                        with_lint: bool) -> tuple[list[CheckResult], LintReport | None]:
-    report = lint(ruleset, props, scope, seed, timeout) if with_lint else None
+                        with_lint: bool, stored=None) -> tuple[list[CheckResult], LintReport | None]:
+    report = lint(ruleset, props, scope, seed, timeout, stored) if with_lint else None
     return list(each_checked(ruleset, props, scope, seed, timeout)), report

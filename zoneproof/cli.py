@@ -26,6 +26,7 @@ from .properties import Property, load_properties, stock_properties
 from .report import format_property, format_replay, format_ruleset, violation_line
 from .solver import UNITS_PER_SECOND, WALL_GUARD, interrupts_kept
 from .ruleset import _rule_sort_key, builtin_names, load_ruleset
+from .store import store_runs, stored_runs
 from .trace import write_atomically, write_trace
 
 # The modules only some commands use (diff, coverage, scenarios, the viewer) are imported by those
@@ -120,6 +121,29 @@ def _positive_seconds(ctx, param, value: float) -> float:
     return value
 
 
+def runs_options(command):
+    """--runs and --fresh: the runs lint replays before it searches (`store`)."""
+    command = click.option("--fresh", is_flag=True, help="Search for every lint goal anew: replay no stored run, and store none.")(command)
+    return click.option("--runs", "runs_dir", default=".zoneproof/runs", show_default=True, envvar="ZONEPROOF_RUNS",
+                        type=click.Path(file_okay=False, path_type=Path),
+                        help="Folder where lint keeps, for each rule set and scope, a run that reaches each goal it found, and replays"
+                             " them first next time (a run that no longer reaches its goal is searched for again); the built-in rule"
+                             " sets come with their default scope's. Also $ZONEPROOF_RUNS.")(command)
+
+
+def _stored(chosen: list, scope: Scope, runs_dir: Path, fresh: bool) -> dict:
+    """The stored runs of each rule set (`store.stored_runs`), by label; none with --fresh."""
+    if fresh:
+        return {}
+    _refuse_unusable_folder(runs_dir, "--runs", "choose another folder for the stored runs, or pass --fresh")
+    return {rs.label: stored_runs(runs_dir, rs, rs.scope_for(scope)) for rs in chosen}
+
+
+def _store(report, runs_dir: Path, fresh: bool) -> None:
+    if not fresh:
+        store_runs(runs_dir, report.ruleset, report.scope, report.runs)
+
+
 def seed_option(command):
     return click.option("--seed", default=0, show_default=True, type=click.IntRange(0, 2**32 - 1),
                         help="Z3's random seed (0..4294967295); the same seed gives the same output.")(command)
@@ -204,14 +228,22 @@ def _select_properties(extra_files: list[Path], wanted: list[str], rulesets=()) 
 
 def _check_out_dir(out_dir: Path, file_names: list[str]) -> None:
     """Refuse an unusable --out before any solving, so that no check is lost to it."""
-    for folder in (out_dir, *out_dir.parents):
-        if folder.exists():
-            if not folder.is_dir():
-                raise InputError(f"--out {out_dir}: {folder} is not a folder; give a folder for the counterexamples")
-            break
+    _refuse_unusable_folder(out_dir, "--out", "give a folder for the counterexamples")
     for name in file_names:
         if len(name.encode("utf-8")) > 250:
             raise InputError(f"the counterexample file name '{name[:40]}…' would be too long; shorten the rule set name or the property id")
+
+
+def _refuse_unusable_folder(wanted: Path, option: str, advice: str) -> None:
+    """An InputError before any solving where `wanted`, or the nearest folder above it that exists,
+    is not a folder this process can write in."""
+    for folder in (wanted, *wanted.parents):
+        if folder.exists():
+            if not folder.is_dir():
+                raise InputError(f"{option} {wanted}: {folder} is not a folder; {advice}")
+            if not os.access(folder, os.W_OK):
+                raise InputError(f"{option} {wanted}: cannot write in {folder}; {advice}")
+            return
 
 
 def _write_certificate(r: CheckResult, directory: Path, scope) -> Path:
@@ -253,11 +285,12 @@ def _write_counterexample(r: CheckResult, directory: Path, emit: tuple[str, ...]
 @click.option("--format", "output_format", type=click.Choice(FORMATS), default="text", show_default=True, help=FORMAT_HELP)
 @click.option("--emit", multiple=True, type=click.Choice(["itf", "scenario"]), default=("itf",), show_default=True, help="What to write for each counterexample: an ITF trace, a scenario file for `zoneproof run`, or both (repeat the option).")
 @click.option("--no-lint", is_flag=True, help="Skip lint (dead actions and rules, vacuous properties, conflicts; see `zoneproof lint`).")
+@runs_options
 @jobs_option("each rule set's checks and its lint")
 @scheduler_option
 @progress_options
 @project_defaults
-def check(rulesets, without, property_ids, properties, players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size, seed, timeout, out_dir, output_format, emit, no_lint, jobs, scheduler, quiet, verbose, project) -> int:
+def check(rulesets, without, property_ids, properties, players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size, seed, timeout, out_dir, output_format, emit, no_lint, runs_dir, fresh, jobs, scheduler, quiet, verbose, project) -> int:
     """Check RULESETS (names or .toml paths; default: those of the project config, or every built-in rule set) against the properties.
 
     Prints one line per rule set and property, each counterexample as numbered steps, and a summary;
@@ -287,10 +320,12 @@ def check(rulesets, without, property_ids, properties, players, cards, sideboard
             if report is not None:
                 reports.append(report)
                 output.lint(report, _write_lint_files(report, out_dir, witness=False))
+                _store(report, runs_dir, fresh)
                 shown.advance(len(props))
 
         try:
-            for checked, report in check_rulesets(chosen, props, scope, seed, timeout, not no_lint, jobs or available_cores(), shown.listener, scheduler):
+            stored = _stored(chosen, scope, runs_dir, fresh) if not no_lint else {}
+            for checked, report in check_rulesets(chosen, props, scope, seed, timeout, not no_lint, jobs or available_cores(), shown.listener, scheduler, stored):
                 show(checked, report)
         except Interrupted as e:
             for checked, report in e.known:
@@ -359,11 +394,12 @@ LINT_EXIT_CODES = (
 @click.option("--out", "out_dir", default="counterexamples", show_default=True, type=click.Path(path_type=Path), help="Folder for conflict scenarios and witness traces.")
 @click.option("--format", "output_format", type=click.Choice(FORMATS), default="text", show_default=True, help=FORMAT_HELP)
 @click.option("--witness", is_flag=True, help="Write, for every property whose trigger fires, a trace where it does (an ITF trace for `zoneproof replay`).")
+@runs_options
 @jobs_option("the rule sets")
 @scheduler_option
 @progress_options
 @project_defaults
-def lint_command(rulesets, without, property_ids, properties, players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size, seed, timeout, out_dir, output_format, witness, jobs, scheduler, quiet, verbose, project) -> int:
+def lint_command(rulesets, without, property_ids, properties, players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size, seed, timeout, out_dir, output_format, witness, runs_dir, fresh, jobs, scheduler, quiet, verbose, project) -> int:
     """Lint RULESETS (default: those of the project config, or every built-in rule set) within the scope.
 
     Dead actions (never enabled in a reachable state), dead rules (removing them changes no reachable
@@ -383,9 +419,11 @@ def lint_command(rulesets, without, property_ids, properties, players, cards, si
         def show(report) -> None:
             reports.append(report)
             output.lint(report, _write_lint_files(report, out_dir, witness))
+            _store(report, runs_dir, fresh)
             shown.advance(1)
 
-        tasks = [partial(lint, ruleset, props, scope, seed=seed, timeout=timeout) for ruleset in chosen]
+        stored = _stored(chosen, scope, runs_dir, fresh)
+        tasks = [partial(lint, ruleset, props, scope, seed=seed, timeout=timeout, stored=stored.get(ruleset.label)) for ruleset in chosen]
         try:
             for report in in_order(tasks, jobs or available_cores(), shown.listener, scheduler, [expected_cost(r) for r in chosen]):
                 show(report)

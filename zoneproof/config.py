@@ -28,6 +28,7 @@ SETTINGS = {
     "seed": (int, "seed"),
     "timeout": ((int, float), "timeout"),
     "out": (str, "out_dir"),
+    "runs": (str, "runs_dir"),
     "lint": (bool, "no_lint"),
     "jobs": (int, "jobs"),
 }
@@ -133,8 +134,9 @@ def load_project(path: Path) -> Project | None:
     if "property_ids" in settings:
         reader.expect_strings("property", settings["property_ids"])
         settings["property_ids"] = tuple(settings["property_ids"])
-    if "out_dir" in settings:
-        settings["out_dir"] = Path(_resolve(root, settings["out_dir"], False))
+    for parameter in ("out_dir", "runs_dir"):
+        if parameter in settings:
+            settings[parameter] = Path(_resolve(root, settings[parameter], False))
     if "properties" in settings:
         settings["properties"] = tuple(Path(p) for p in settings["properties"])
     if "no_lint" in settings:

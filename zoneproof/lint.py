@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from functools import partial
 
@@ -37,6 +37,7 @@ from .simulate import RUN_LENGTH, RUNS, found_witnesses, lifted_witness, pregame
 from .search import INDUCTION_SPAN, Budget, Deepening, Goal, Outcome, first_step, violated_at
 from .solver import Answer, SolverResult, new_solver
 from .terms import And, Not, Xor
+from .store import PROPERTY, RULE, Run, Runs
 from .trace import Trace, of_ruleset
 
 
@@ -120,6 +121,8 @@ class LintReport:
     seconds: float
     unanswered: tuple[str, ...] = ()  # the searches for conflicts that Z3 gave no answer to in time
     checker_bugs: tuple[str, ...] = ()  # examples of Z3's that the interpreter does not reproduce
+    runs: Runs = field(default_factory=dict)  # a run of each goal reached, to store (`store`)
+    replayed: int = 0  # the goals a stored run reached
 
     @property
     def findings(self) -> tuple:
@@ -144,9 +147,11 @@ class LintReport:
         return tuple(f.prop.id for f in self.properties if f.status is Status.VACUOUS)
 
 
-def lint(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int = 0, timeout: float = 60.0) -> LintReport:
+def lint(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int = 0, timeout: float = 60.0,
+         stored: Runs | None = None) -> LintReport:
     """Every lint check of one rule set; each question may use the resource units of `timeout`
-    seconds (`search.Budget.each`).
+    seconds (`search.Budget.each`). The `stored` runs (`store`) are replayed first: a goal that its
+    run still reaches is not searched for.
 
     After the start of a game, every other question is a goal of one deepening (`search.Deepening`)
     to the depth bound: each action and each trigger of a property taken or fired (a probe
@@ -161,13 +166,13 @@ def lint(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int = 0, t
     start = ConflictSearch()
     try:
         start = initial_conflict(ruleset, scope, seed, budget)
-        return _lint(ruleset, props, scope, seed, budget, start, started)
+        return _lint(ruleset, props, scope, seed, budget, start, started, stored or {})
     except CheckerBug as bug:
         return LintReport(ruleset, scope, (), (), (), (), time.monotonic() - started, (start.unanswered,) if start.unanswered else (), (str(bug),))
 
 
 def _lint(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int, budget: Budget, start: ConflictSearch,
-          started: float) -> LintReport:
+          started: float, stored: Runs) -> LintReport:
     if start.conflict is not None:
         unreachable = "nothing is reachable: the start of the game is impossible under these rules"
         return LintReport(
@@ -180,8 +185,11 @@ def _lint(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int, budg
     sweep = _Sweep(ruleset, scope, [q for probes in trigger_probes.values() for q in probes] + list(props), seed)
     action_probes = sweep.action_probes
     every_probe = list(action_probes.values()) + [q for probes in trigger_probes.values() for q in probes]
+    goals = sweep.goals(every_probe)
+    replayed = sweep.replayed(goals, stored)
     try:
-        outcomes = sweep.outcomes(sweep.goals(every_probe), every_probe, budget, _declared_silent(ruleset, action_probes, trigger_probes))
+        outcomes = replayed | sweep.outcomes({key: goal for key, goal in goals.items() if key not in replayed},
+                                             budget, _declared_silent(ruleset, action_probes, trigger_probes))
     except Interrupted as e:
         raise KeyboardInterrupt from e
     probe = lambda q: sweep.probe_result(q, outcomes[q])  # noqa: E731
@@ -197,6 +205,7 @@ def _lint(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int, budg
         tuple(_against_declaration(f, _vacuity_expected(ruleset, f.prop.id), Status.VACUOUS) for f in properties),
         tuple(s.conflict for s in searches if s.conflict is not None), time.monotonic() - started,
         tuple(s.unanswered for s in searches if s.unanswered), tuple(s.checker_bug for s in searches if s.checker_bug),
+        sweep.runs(outcomes), len(replayed),
     )
 
 
@@ -244,6 +253,14 @@ def _within_bounds(goals: dict, witnesses: dict) -> dict:
     return {key: Outcome(w.depth, witness=w) for key, w in witnesses.items() if w.depth <= goals[key].bound}
 
 
+def _store_key(goal_key) -> tuple[str, str] | None:
+    """A goal's key in a store of runs: a probe's or a rule's removal changing a step (the others
+    are not kept)."""
+    if isinstance(goal_key, Property):
+        return (PROPERTY, goal_key.id)
+    return (RULE, goal_key[1]) if goal_key[0] == _changes("")[0] else None
+
+
 def _view(rule_id: str) -> tuple:
     return ("changes a view", rule_id)
 
@@ -280,7 +297,7 @@ class _Sweep:
         view reads."""
         return frozenset(self.viewed).union(*self.deciding.values())
 
-    def outcomes(self, goals: dict, probes: list[Property], budget: Budget, declared: frozenset = frozenset()) -> dict:
+    def outcomes(self, goals: dict, budget: Budget, declared: frozenset = frozenset()) -> dict:
         """What lint finds of every goal. Random runs come first (`simulate`): a goal a run reaches
         within its bound is taken with that run, shrunk, and Z3 is not asked of it. The deepening
         asks of the rest. From PROOF_FROM_DEPTH, the goals it does not reach within the base case
@@ -296,8 +313,10 @@ class _Sweep:
         than the proof; one that fails goes on as the others. A rule's removal is not looked for
         past the base case once it changes a player's view there: the view shows the rule live."""
         rules = [key[1] for key, goal in goals.items() if goal.group == "changes"]
+        probes = [key for key in goals if isinstance(key, Property)]
+        taking = {kind: q for kind, q in self.action_probes.items() if q in goals}
         violated, changed = found_witnesses(self.ruleset, self.scope, probes, rules, RUNS, RUN_LENGTH * self.scope.depth, self.seed,
-                                            self.action_probes, deciding=self.deciding)
+                                            taking, deciding=self.deciding)
         walks = _by_goal(violated, changed)
         found = _within_bounds(goals, walks)
         found |= self._on_pregame_runs({key: goal for key, goal in goals.items() if key not in found})
@@ -325,6 +344,38 @@ class _Sweep:
         settled = self._in_pregame(deeper, budget, UNREACHABLE_FROM)
         deeper = {key: goal for key, goal in deeper.items() if key not in settled}
         return found | lifted | settled | self.deepening.earliest(deeper, budget, start=UNREACHABLE_FROM)
+
+    def replayed(self, goals: dict, stored: Runs) -> dict:
+        """The goals whose `stored` run still reaches them within their bound, each with that run
+        replayed in this game (`simulate.lifted_witness`: shrunk, as a found run is)."""
+        space, found = StateSpace(self.ruleset, self.scope), {}
+        for key, goal in goals.items():
+            run = stored.get(_store_key(key))
+            if run is None:
+                continue
+            prop = key if isinstance(key, Property) else None
+            witness = lifted_witness(space, key.id if prop else key[1], dict(run.card_types), list(run.actions), self.seed, prop)
+            if witness is not None and witness.depth <= goal.bound:
+                found[key] = Outcome(witness.depth, witness=witness)
+        return found
+
+    def runs(self, outcomes: dict) -> Runs:
+        """A run of each goal reached that a store keeps (`_store_key`): its witness's, or the one
+        Z3's model gives."""
+        runs: Runs = {}
+        for key, outcome in outcomes.items():
+            if _store_key(key) is None or not outcome.violated:
+                continue
+            if outcome.witness is not None:
+                trace = outcome.witness.trace
+                card_types, actions = trace.card_types, [step.action for step in trace.steps]
+            else:
+                system = self.answered_by.get(key, self.system)
+                steps = outcome.depth if isinstance(key, Property) else outcome.depth + 1
+                card_types, _, actions = system.decode(outcome.model, steps)
+                actions = actions[:steps]
+            runs[_store_key(key)] = Run(tuple((slot.name, card_types[slot.index]) for slot in self.system.slots), tuple(actions))
+        return runs
 
     def _prove(self, keys: list, goals: dict, budget: Budget) -> None:
         """Add to `proofs` the probes among `keys` that the structural lemmas prove, and to
@@ -498,6 +549,13 @@ def renamed_action(action: Action, slots: tuple, into: tuple) -> Action:
     return replace(action, card=one(action.card), cards=tuple(sorted(index[slots[c].name] for c in action.cards)),
                    targets=tuple(index[slots[c].name] for c in action.targets),
                    order=tuple((key, tuple(index[slots[c].name] for c in order)) for key, order in action.order))
+
+
+def probes(ruleset: RuleSet, props: list[Property]) -> dict[str, Property]:
+    """Every probe property of lint, by id: each action's (the action is never taken) and each
+    trigger's of `props` (it never fires)."""
+    every = [*(_action_probe(ruleset, a.kind) for a in ruleset.actions), *(q for p in props for q in _trigger_probes(p, _triggers(p)))]
+    return {q.id: q for q in every}
 
 
 def _action_probe_id(kind: ActionKind) -> str:

@@ -21,6 +21,7 @@ from .errors import ExitCode, InputError
 from .lint import lint
 from .report import format_counterexample, format_lint, format_scenario, result_line
 from .scenario import load_scenario, run_scenario
+from .store import store_runs, stored_runs
 
 PROJECT = pytest.StashKey[Project | None]()
 SCENARIOS = pytest.StashKey[set[Path]]()
@@ -125,7 +126,11 @@ class CheckItem(_ZoneproofItem):
 class LintItem(_ZoneproofItem):
     def runtest(self):
         parent, settings = self.parent, self.parent.settings
-        report = lint(parent.ruleset, parent.props, parent.scope, seed=settings["seed"], timeout=settings["timeout"])
+        folder = None if settings["fresh"] else Path(settings["runs_dir"])
+        stored = stored_runs(folder, parent.ruleset, parent.ruleset.scope_for(parent.scope)) if folder is not None else {}
+        report = lint(parent.ruleset, parent.props, parent.scope, seed=settings["seed"], timeout=settings["timeout"], stored=stored)
+        if folder is not None:
+            store_runs(folder, report.ruleset, report.scope, report.runs)
         if lint_exit_code([report]) != ExitCode.OK:
             raise ZoneproofFailure(format_lint(report, {}))
 

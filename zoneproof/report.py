@@ -420,7 +420,8 @@ def format_lint(report, written: dict) -> list[str]:
     """The lint report of one rule set: tallies, then every finding that is not plain good news.
     `written` maps ("conflict", index) and ("witness", property id) to the files written."""
     label = report.ruleset.label
-    lines = [f"lint {label}: {_scope_text(report.scope)}, {report.seconds:.1f}s"]
+    replayed = f", {report.replayed} of its goals reached by stored runs" if report.replayed else ""
+    lines = [f"lint {label}: {_scope_text(report.scope)}, {report.seconds:.1f}s{replayed}"]
     lines.append(f"  actions     {_tally(report.actions)}")
     lines += [f"    {f.status.value:<9} {f.action.value}: {f.detail}{_known(f)}" for f in report.actions if f.status.value not in ("live",)]
     lines.append(f"  rules       {_tally(report.rules)}")

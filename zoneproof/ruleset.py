@@ -265,6 +265,11 @@ def builtin_file(name: str):
     return _builtin_dir() / f"{name}.toml"
 
 
+def builtin_runs_file(name: str):
+    """The runs a built-in rule set comes with (`store`), found or not."""
+    return _builtin_dir() / "runs" / f"{name}.json"
+
+
 def _builtin_dir():
     try:
         return resources.files("zoneproof.builtin_model")

@@ -98,7 +98,7 @@ def _player(p: int | None) -> str:
 # copy of a spell (707.10).
 
 
-def _action_json(action: Action | None, slots: tuple[Slot, ...]) -> dict:
+def action_json(action: Action | None, slots: tuple[Slot, ...]) -> dict:
     record = _action_record(action, slots)
     if any(s.is_commander for s in slots):
         record["to_command"] = action is not None and action.to_command
@@ -168,7 +168,7 @@ def trace_to_itf(trace: Trace) -> dict:
     for index, (action, state, rules) in enumerate(frames):
         states.append({
             "#meta": {"index": index},
-            "action": _action_json(action, slots),
+            "action": action_json(action, slots),
             "rules": list(rules),
             "objects": _objects_json(state, slots),
             "card_type": types,
@@ -247,7 +247,7 @@ def write_trace(trace: Trace, path: Path) -> None:
 # ---------------------------------------------------------------- reading
 
 
-class _Reader:
+class TraceReader:
     """Reads the values itf-py decoded, turning every shape error into an InputError on the file."""
 
     def __init__(self, path: str):
@@ -294,6 +294,45 @@ def _hand_modifiers(r, raw, players: int) -> tuple[int, ...]:
     return tuple(r.typed(modifiers[name], int, f"#meta.scope.hand_modifiers.{name}") for name in names)
 
 
+def recorded(rec, key: str) -> bool:
+    """Whether a record holds a field written only where it has a value (shown, looker, target, targets, returns_to, copy)."""
+    return key in (rec if isinstance(rec, Mapping) else getattr(rec, "_fields", ()))
+
+
+def action_from_record(r: TraceReader, rec, at: str, slot_by_name: dict[str, int], player_by_name: dict[str, int], scope: Scope) -> Action:
+    """An action from its record as a trace writes it (`action_json`), as itf-py decodes it."""
+    kind = r.get(rec, "kind", at)
+    card = r.get(rec, "card", at)
+    player = r.get(rec, "player", at)
+    zone = r.get(rec, "zone", at)
+    order = r.get(rec, "order", at)
+    cards = r.get(rec, "cards", at)
+    if not isinstance(order, Mapping) or not isinstance(cards, frozenset):
+        r.fail(f"{at}: 'order' must be a #map and 'cards' a #set")
+    if not all(isinstance(key, str) for key in order):
+        r.fail(f"{at}: the keys of 'order' are zone names such as 'library/A'")
+    targets = ()
+    if recorded(rec, "targets"):
+        listed = r.get(rec, "targets", at)
+        if not isinstance(listed, frozenset):
+            r.fail(f"{at}.targets must be a #set of cards")
+        targets = tuple(sorted(r.name(slot_by_name, x, f"{at}.targets") for x in listed))
+    return Action(
+        kind=r.enum(ActionKind, kind, f"{at}.kind"),
+        card=None if card == "" else r.name(slot_by_name, card, f"{at}.card"),
+        player=None if player == "" else r.name(player_by_name, player, f"{at}.player"),
+        n=r.typed(r.get(rec, "n", at), int, f"{at}.n"),
+        zone=None if zone == "" else r.enum(Zone, zone, f"{at}.zone"),
+        order=tuple(
+            (r.typed(key, str, f"{at}.order key"), tuple(r.name(slot_by_name, x, f"{at}.order") for x in r.typed(value, list, f"{at}.order value")))
+            for key, value in sorted(order.items())
+        ),
+        cards=tuple(sorted(r.name(slot_by_name, x, f"{at}.cards") for x in cards)),
+        to_command=r.typed(r.get(rec, "to_command", at), bool, f"{at}.to_command") if scope.commanders else False,
+        targets=targets,
+    )
+
+
 def read_trace(path: Path) -> Trace:
     where = str(path)
     try:
@@ -310,7 +349,7 @@ def read_trace(path: Path) -> Trace:
         raise InputError("malformed JSON: nested too deeply", Location(where)) from None
     except ValueError as e:  # e.g. an integer with more digits than Python reads
         raise InputError(f"malformed JSON: {' '.join(str(e).split()[:12])}", Location(where)) from None
-    r = _Reader(where)
+    r = TraceReader(where)
     if not isinstance(data, dict) or not isinstance(data.get("states"), list) or not isinstance(data.get("vars"), list):
         r.fail("an ITF trace is an object with 'vars' and 'states'")
     if not all(isinstance(name, str) for name in data["vars"]):
@@ -357,10 +396,6 @@ def read_trace(path: Path) -> Trace:
     pregame_vars = {"players", "started"} & set(data["vars"])
     if pregame_vars and pregame_vars != {"players", "started"}:
         r.fail("'vars' lists 'players' and 'started' together or neither")
-
-    def recorded(rec, key: str) -> bool:
-        """Whether a record holds a field written only where it has a value (shown, looker, target, targets, returns_to, copy)."""
-        return key in (rec if isinstance(rec, Mapping) else getattr(rec, "_fields", ()))
 
     def shown_players(rec, at: str) -> tuple[int, ...]:
         """The players a look showed the object to: recorded only where there are some."""
@@ -440,42 +475,6 @@ def read_trace(path: Path) -> Trace:
             started = r.typed(r.get(state_values, "started", f"state {i}"), bool, f"state {i}.started")
         return GameState(tuple(result), players, started), card_types
 
-    def targets_of(rec, at: str) -> tuple[int, ...]:
-        if not recorded(rec, "targets"):
-            return ()
-        listed = r.get(rec, "targets", at)
-        if not isinstance(listed, frozenset):
-            r.fail(f"{at}.targets must be a #set of cards")
-        return tuple(sorted(r.name(slot_by_name, x, f"{at}.targets") for x in listed))
-
-    def action_of(state_values, i) -> Action:
-        rec = r.get(state_values, "action", f"state {i}")
-        at = f"state {i}, action"
-        kind = r.get(rec, "kind", at)
-        card = r.get(rec, "card", at)
-        player = r.get(rec, "player", at)
-        zone = r.get(rec, "zone", at)
-        order = r.get(rec, "order", at)
-        cards = r.get(rec, "cards", at)
-        if not isinstance(order, Mapping) or not isinstance(cards, frozenset):
-            r.fail(f"{at}: 'order' must be a #map and 'cards' a #set")
-        if not all(isinstance(key, str) for key in order):
-            r.fail(f"{at}: the keys of 'order' are zone names such as 'library/A'")
-        return Action(
-            kind=r.enum(ActionKind, kind, f"{at}.kind"),
-            card=None if card == "" else r.name(slot_by_name, card, f"{at}.card"),
-            player=None if player == "" else r.name(player_by_name, player, f"{at}.player"),
-            n=r.typed(r.get(rec, "n", at), int, f"{at}.n"),
-            zone=None if zone == "" else r.enum(Zone, zone, f"{at}.zone"),
-            order=tuple(
-                (r.typed(key, str, f"{at}.order key"), tuple(r.name(slot_by_name, x, f"{at}.order") for x in r.typed(value, list, f"{at}.order value")))
-                for key, value in sorted(order.items())
-            ),
-            cards=tuple(sorted(r.name(slot_by_name, x, f"{at}.cards") for x in cards)),
-            to_command=r.typed(r.get(rec, "to_command", at), bool, f"{at}.to_command") if scope.commanders else False,
-            targets=targets_of(rec, at),
-        )
-
     first = itf.states[0].values
     if r.get(r.get(first, "action", "state 0"), "kind", "state 0, action") != INIT:
         r.fail("state 0 must have action kind 'init'")
@@ -488,7 +487,8 @@ def read_trace(path: Path) -> Trace:
         rules = r.get(state.values, "rules", f"state {i}")
         if not isinstance(rules, list) or not all(isinstance(x, str) for x in rules):
             r.fail(f"state {i}: 'rules' must be a list of rule numbers")
-        steps.append(Step(action_of(state.values, i), game_state, tuple(rules)))
+        steps.append(Step(action_from_record(r, r.get(state.values, "action", f"state {i}"), f"state {i}, action", slot_by_name, player_by_name, scope),
+                          game_state, tuple(rules)))
     violation = r.typed(r.get(meta, "violation_step", "#meta"), int, "#meta.violation_step")
     if not 0 <= violation <= len(steps):
         r.fail(f"#meta.violation_step is {violation}, but the trace has states 0..{len(steps)}")

@@ -90,6 +90,7 @@ def lint_record(report, written: dict) -> dict:
         "removed": list(report.ruleset.removed),
         "scope": scope_record(report.scope),
         "seconds": round(report.seconds, 3),
+        "stored_runs_replayed": report.replayed,
         "problems": report.problems,
         "actions": [{"action": f.action.value, "status": f.status.value, "step": f.step, "detail": f.detail, "known": f.known or None, "stale": f.stale or None} for f in report.actions],
         "rules": [{"rule": f.rule, "status": f.status.value, "detail": f.detail, "known": f.known or None, "stale": f.stale or None} for f in report.rules],

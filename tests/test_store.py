@@ -1,0 +1,102 @@
+"""Stored runs: lint keeps a run of each goal it reaches and replays it first next time."""
+
+import json
+import re
+
+import pytest
+
+from conftest import json_records, normalise
+from zoneproof.explicit import StateSpace
+from zoneproof.lint import probes
+from zoneproof.model import Scope
+from zoneproof.properties import stock_properties
+from zoneproof.ruleset import builtin_names, load_ruleset
+from zoneproof.simulate import lifted_witness
+from zoneproof.store import PROPERTY, stored_runs
+
+# A scope that no built-in rule set comes with runs for, so that the first lint searches.
+SCOPE = ("--cards", "2", "--depth", "5")
+REPLAYED = re.compile(r", (\d+) of its goals reached by stored runs")
+
+
+def findings(out: str) -> str:
+    """The report without its timings and without the count of goals that stored runs reached."""
+    return REPLAYED.sub("", normalise(out))
+
+
+def stored_goals(path) -> dict:
+    return next(iter(json.loads(path.read_text())["scopes"].values()))
+
+
+def test_lint_replays_the_runs_it_stored_and_reports_the_same_findings(run, tmp_path):
+    code, cold, _ = run("lint", "berserk", *SCOPE, "--runs", "runs")
+    assert code == 0 and not REPLAYED.search(cold)
+    goals = stored_goals(tmp_path / "runs" / "berserk.json")
+    assert any(g.startswith("rule:") for g in goals) and any(g.startswith("property:") for g in goals)
+    code, warm, _ = run("lint", "berserk", *SCOPE, "--runs", "runs")
+    assert code == 0
+    assert int(REPLAYED.search(warm).group(1)) == len(goals)
+    assert findings(warm) == findings(cold)
+    code, out, _ = run("lint", "berserk", *SCOPE, "--runs", "runs", "--format", "json")
+    assert json_records(out, "lint")[0]["stored_runs_replayed"] == len(goals)
+
+
+def test_a_stored_run_that_no_longer_reaches_its_goal_is_dropped_and_the_goal_searched_for_again(run, tmp_path):
+    code, cold, _ = run("lint", "berserk", *SCOPE, "--runs", "runs")
+    path = tmp_path / "runs" / "berserk.json"
+    data = json.loads(path.read_text())
+    goals = next(iter(data["scopes"].values()))
+    emptied = next(g for g, r in goals.items() if g.startswith("property:") and r["actions"])
+    goals[emptied]["actions"] = []  # a run of no steps takes no action and fires no trigger
+    path.write_text(json.dumps(data))
+    code, warm, _ = run("lint", "berserk", *SCOPE, "--runs", "runs")
+    assert code == 0
+    assert int(REPLAYED.search(warm).group(1)) == len(goals) - 1
+    assert findings(warm) == findings(cold)
+    assert stored_goals(path)[emptied]["actions"], "the goal found again is stored with its new run"
+
+
+def test_fresh_neither_replays_nor_stores_runs(run, tmp_path):
+    code, out, _ = run("lint", "berserk", *SCOPE, "--runs", "runs", "--fresh")
+    assert code == 0 and not REPLAYED.search(out)
+    assert not (tmp_path / "runs").exists()
+
+
+@pytest.mark.parametrize("content, problem", [
+    ("{not json", "malformed stored runs"),
+    ('{"format": "something else", "scopes": {}}', "not a file of stored runs"),
+])
+def test_a_malformed_file_of_stored_runs_is_a_one_line_error_naming_it(run, tmp_path, content, problem):
+    (tmp_path / "runs").mkdir()
+    (tmp_path / "runs" / "berserk.json").write_text(content)
+    code, out, err = run("lint", "berserk", *SCOPE, "--runs", "runs")
+    assert code == 2
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert "berserk.json" in err and problem in err and "delete the file" in err
+
+
+def test_a_stored_run_naming_a_card_the_scope_does_not_have_is_an_error(run, tmp_path):
+    run("lint", "berserk", *SCOPE, "--runs", "runs")
+    path = tmp_path / "runs" / "berserk.json"
+    data = json.loads(path.read_text())
+    goals = next(iter(data["scopes"].values()))
+    goal = next(iter(goals))
+    goals[goal]["card_types"]["Z9"] = "creature"
+    path.write_text(json.dumps(data))
+    code, _, err = run("lint", "berserk", *SCOPE, "--runs", "runs")
+    assert code == 2 and "Traceback" not in err
+    assert "berserk.json" in err and "Z9" in err and goal in err
+
+
+@pytest.mark.parametrize("name", builtin_names())
+def test_every_run_a_built_in_rule_set_comes_with_still_reaches_its_goal(name):
+    ruleset = load_ruleset(name)
+    scope = ruleset.scope_for(Scope())  # the default scope of the command line
+    runs = stored_runs(None, ruleset, scope)
+    assert runs, f"{name} comes with no runs for the default scope"
+    by_id = probes(ruleset, list(stock_properties()))
+    space = StateSpace(ruleset, scope)
+    for (kind, goal), stored in runs.items():
+        prop = by_id[goal] if kind == PROPERTY else None
+        witness = lifted_witness(space, goal, dict(stored.card_types), list(stored.actions), 0, prop)
+        assert witness is not None and witness.depth <= scope.depth, f"{name}: the stored run of {kind} {goal} no longer reaches it"

@@ -1,0 +1,126 @@
+"""Stored runs: the runs on which lint last reached each goal, kept to be tried first next time.
+
+A rule set's file in the store folder holds, for each scope it was linted in, one run per goal
+reached: a property violated (an action's or a trigger's probe) or a rule's removal changing a
+step, each as the cards' types and the actions of the run. lint replays a stored run in the
+interpreter before it searches (`simulate.lifted_witness`): a run that still reaches its goal is
+that goal's witness, as a random run's would be; one that no longer does is dropped and the goal
+is searched for as if it had none. So a stored run can make lint faster, never make it report
+what the rule set does not do. The built-in rule sets come with the runs of their default scope
+(`model/runs/`), which a store folder's own runs take the place of.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import itf_py
+
+from .errors import InputError, Location
+from .model import PLAYER_NAMES, Action, CardType, Scope, slots_for
+from .ruleset import RuleSet, builtin_runs_file
+from .trace import action_json, TraceReader, action_from_record, write_atomically
+
+FORMAT = "zoneproof stored runs 1"
+PROPERTY, RULE = "property", "rule"
+
+
+@dataclass(frozen=True)
+class Run:
+    """The cards' types by card name (the others: the first type each may have) and the actions."""
+
+    card_types: tuple[tuple[str, CardType], ...]
+    actions: tuple[Action, ...]
+
+
+# A goal's key in a store: (PROPERTY, a probe property's id) or (RULE, a rule's id).
+Runs = dict[tuple[str, str], Run]
+
+
+def scope_key(scope: Scope) -> str:
+    return repr(scope)
+
+
+def stored_runs(folder: Path | None, ruleset: RuleSet, scope: Scope) -> Runs:
+    """The runs kept for `ruleset` in `scope`: the built-in ones of a built-in rule set, and over
+    them those of `folder`'s file (none without a folder)."""
+    files = [builtin_runs_file(ruleset.name)] if ruleset.origin == "builtin" and not ruleset.removed else []
+    if folder is not None:
+        files.append(runs_file(folder, ruleset))
+    runs: Runs = {}
+    for path in files:
+        if path.is_file():
+            entries = _scopes(_text(path), str(path)).get(scope_key(scope))
+            if entries is not None:
+                runs |= _scope_runs(_RunsReader(str(path)), scope, entries)
+    return runs
+
+
+def store_runs(folder: Path, ruleset: RuleSet, scope: Scope, runs: Runs) -> Path:
+    """Keep `runs` as the runs of `ruleset` in `scope` (the file's other scopes stay as they were)."""
+    path = runs_file(folder, ruleset)
+    scopes = _scopes(_text(path), str(path)) if path.is_file() else {}
+    slots = slots_for(scope)
+    scopes[scope_key(scope)] = {
+        f"{kind}:{name}": {"card_types": dict(run.card_types), "actions": [action_json(a, slots) for a in run.actions]}
+        for (kind, name), run in sorted(runs.items())
+    }
+    try:
+        write_atomically(path, json.dumps({"format": FORMAT, "scopes": scopes}, separators=(",", ":"), sort_keys=True) + "\n")
+    except OSError as e:
+        raise InputError(f"cannot write the stored runs: {e.strerror}; choose another --runs folder or pass --fresh", Location(str(path))) from None
+    return path
+
+
+def runs_file(folder: Path, ruleset: RuleSet) -> Path:
+    return folder / f"{ruleset.label}.json"
+
+
+class _RunsReader(TraceReader):
+    def fail(self, message: str):
+        raise InputError(f"invalid stored runs: {message}; delete the file to search afresh", Location(self.path))
+
+
+def _text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError as e:
+        raise InputError(f"cannot read the stored runs: {e.strerror}; delete the file to search afresh", Location(str(path))) from None
+    except UnicodeDecodeError as e:
+        raise InputError(f"the stored runs are not UTF-8 text (byte {e.start}); delete the file to search afresh", Location(str(path))) from None
+
+
+def _scopes(text: str, where: str) -> dict[str, dict]:
+    """A store file's runs by scope key, as JSON (each scope's are read when asked for: `_scope_runs`)."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise InputError(f"malformed stored runs: {e.msg}; delete the file to search afresh", Location(where, e.lineno, e.colno)) from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("scopes"), dict):
+        _RunsReader(where).fail(f"not a file of stored runs (an object with \"format\": \"{FORMAT}\" and \"scopes\")")
+    return data["scopes"]
+
+
+def _scope_runs(r: TraceReader, scope: Scope, entries) -> Runs:
+    slot_by_name = {s.name: s.index for s in slots_for(scope)}
+    player_by_name = {name: i for i, name in enumerate(PLAYER_NAMES[: scope.players])}
+    runs: Runs = {}
+    for goal, run in r.typed(entries, dict, "a scope's runs").items():
+        kind, _, name = goal.partition(":")
+        if kind not in (PROPERTY, RULE) or not name:
+            r.fail(f"goal {goal!r}: a goal is 'property:ID' or 'rule:NUMBER'")
+        at = f"goal {goal}"
+        types = r.typed(r.get(run, "card_types", at), dict, f"{at}.card_types")
+        for slot in types:
+            r.name(slot_by_name, slot, f"{at}.card_types")
+        card_types = tuple((slot, r.enum(CardType, value, f"{at}.card_types.{slot}")) for slot, value in sorted(types.items()))
+        records = r.typed(r.get(run, "actions", at), list, f"{at}.actions")
+        try:
+            decoded = [itf_py.value_from_json(record) for record in records]
+        except (KeyError, TypeError, ValueError, AttributeError) as e:
+            r.fail(f"{at}: an action is not ITF ({type(e).__name__}: {e})")
+        actions = tuple(action_from_record(r, record, f"{at}, action {i}", slot_by_name, player_by_name, scope) for i, record in enumerate(decoded))
+        runs[(kind, name)] = Run(card_types, actions)
+    return runs
