@@ -100,3 +100,13 @@ def test_every_run_a_built_in_rule_set_comes_with_still_reaches_its_goal(name):
         prop = by_id[goal] if kind == PROPERTY else None
         witness = lifted_witness(space, goal, dict(stored.card_types), list(stored.actions), 0, prop)
         assert witness is not None and witness.depth <= scope.depth, f"{name}: the stored run of {kind} {goal} no longer reaches it"
+
+
+def test_a_rule_set_with_a_rule_removed_starts_from_the_runs_of_its_whole_self(run, tmp_path):
+    run("lint", "berserk", *SCOPE, "--runs", "runs")
+    removed = next(g.removeprefix("rule:") for g in stored_goals(tmp_path / "runs" / "berserk.json") if g.startswith("rule:"))
+    code, fresh, _ = run("lint", "berserk", "--without", removed, *SCOPE, "--fresh")
+    code_warm, warm, _ = run("lint", "berserk", "--without", removed, *SCOPE, "--runs", "runs")
+    assert code_warm == code and int(REPLAYED.search(warm).group(1)) > 0
+    assert findings(warm) == findings(fresh)
+    assert (tmp_path / "runs" / f"berserk--without-{removed}.json").is_file()

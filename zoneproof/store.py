@@ -44,11 +44,13 @@ def scope_key(scope: Scope) -> str:
 
 
 def stored_runs(folder: Path | None, ruleset: RuleSet, scope: Scope) -> Runs:
-    """The runs kept for `ruleset` in `scope`: the built-in ones of a built-in rule set, and over
-    them those of `folder`'s file (none without a folder)."""
-    files = [builtin_runs_file(ruleset.name)] if ruleset.origin == "builtin" and not ruleset.removed else []
+    """The runs kept for `ruleset` in `scope`, each over the one before: the built-in ones of a
+    built-in rule set, `folder`'s of the rule set with every rule in force, and `folder`'s of
+    `ruleset` itself (none without a folder). A rule set with rules removed (`--without`) starts
+    from the runs of its whole self: most still reach their goals without one rule."""
+    files = [builtin_runs_file(ruleset.name)] if ruleset.origin == "builtin" else []
     if folder is not None:
-        files.append(runs_file(folder, ruleset))
+        files += [folder / f"{label}.json" for label in dict.fromkeys((ruleset.name, ruleset.label))]
     runs: Runs = {}
     for path in files:
         if path.is_file():
@@ -60,7 +62,7 @@ def stored_runs(folder: Path | None, ruleset: RuleSet, scope: Scope) -> Runs:
 
 def store_runs(folder: Path, ruleset: RuleSet, scope: Scope, runs: Runs) -> Path:
     """Keep `runs` as the runs of `ruleset` in `scope` (the file's other scopes stay as they were)."""
-    path = runs_file(folder, ruleset)
+    path = folder / f"{ruleset.label}.json"
     scopes = _scopes(_text(path), str(path)) if path.is_file() else {}
     slots = slots_for(scope)
     scopes[scope_key(scope)] = {
@@ -72,10 +74,6 @@ def store_runs(folder: Path, ruleset: RuleSet, scope: Scope, runs: Runs) -> Path
     except OSError as e:
         raise InputError(f"cannot write the stored runs: {e.strerror}; choose another --runs folder or pass --fresh", Location(str(path))) from None
     return path
-
-
-def runs_file(folder: Path, ruleset: RuleSet) -> Path:
-    return folder / f"{ruleset.label}.json"
 
 
 class _RunsReader(TraceReader):
