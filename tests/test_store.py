@@ -110,3 +110,11 @@ def test_a_rule_set_with_a_rule_removed_starts_from_the_runs_of_its_whole_self(r
     assert code_warm == code and int(REPLAYED.search(warm).group(1)) > 0
     assert findings(warm) == findings(fresh)
     assert (tmp_path / "runs" / f"berserk--without-{removed}.json").is_file()
+
+
+def test_the_runs_of_another_version_of_the_store_are_replaced_not_an_error(run, tmp_path):
+    (tmp_path / "runs").mkdir()
+    (tmp_path / "runs" / "berserk.json").write_text('{"format": "zoneproof stored runs 0", "runs": []}')
+    code, out, err = run("lint", "berserk", *SCOPE, "--runs", "runs")
+    assert code == 0 and not REPLAYED.search(out) and err == ""
+    assert json.loads((tmp_path / "runs" / "berserk.json").read_text())["format"] == "zoneproof stored runs 1"

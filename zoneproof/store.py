@@ -23,7 +23,8 @@ from .model import PLAYER_NAMES, Action, CardType, Scope, slots_for
 from .ruleset import RuleSet, builtin_runs_file
 from .trace import action_json, TraceReader, action_from_record, write_atomically
 
-FORMAT = "zoneproof stored runs 1"
+FORMAT_NAME = "zoneproof stored runs"
+FORMAT = f"{FORMAT_NAME} 1"
 PROPERTY, RULE = "property", "rule"
 
 
@@ -96,7 +97,10 @@ def _scopes(text: str, where: str) -> dict[str, dict]:
         data = json.loads(text)
     except json.JSONDecodeError as e:
         raise InputError(f"malformed stored runs: {e.msg}; delete the file to search afresh", Location(where, e.lineno, e.colno)) from None
-    if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("scopes"), dict):
+    kind = data.get("format") if isinstance(data, dict) else None
+    if isinstance(kind, str) and kind.startswith(FORMAT_NAME) and kind != FORMAT:
+        return {}  # another version's runs: none is replayed, and storing replaces them
+    if kind != FORMAT or not isinstance(data.get("scopes"), dict):
         _RunsReader(where).fail(f"not a file of stored runs (an object with \"format\": \"{FORMAT}\" and \"scopes\")")
     return data["scopes"]
 
