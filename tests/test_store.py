@@ -118,3 +118,11 @@ def test_the_runs_of_another_version_of_the_store_are_replaced_not_an_error(run,
     code, out, err = run("lint", "berserk", *SCOPE, "--runs", "runs")
     assert code == 0 and not REPLAYED.search(out) and err == ""
     assert json.loads((tmp_path / "runs" / "berserk.json").read_text())["format"] == "zoneproof stored runs 1"
+
+
+def test_a_lint_of_fewer_properties_keeps_the_runs_of_the_goals_it_did_not_ask_of(run, tmp_path):
+    run("lint", "berserk", *SCOPE, "--runs", "runs")
+    every = stored_goals(tmp_path / "runs" / "berserk.json")
+    code, out, _ = run("lint", "berserk", *SCOPE, "-p", "owner-zones", "--runs", "runs")
+    assert code == 0 and int(REPLAYED.search(out).group(1)) < len(every)
+    assert stored_goals(tmp_path / "runs" / "berserk.json") == every

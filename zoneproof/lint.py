@@ -121,7 +121,7 @@ class LintReport:
     seconds: float
     unanswered: tuple[str, ...] = ()  # the searches for conflicts that Z3 gave no answer to in time
     checker_bugs: tuple[str, ...] = ()  # examples of Z3's that the interpreter does not reproduce
-    runs: Runs = field(default_factory=dict)  # a run of each goal reached, to store (`store`)
+    runs: dict = field(default_factory=dict)  # a run of each goal reached, None for each one not reached (`store`)
     replayed: int = 0  # the goals a stored run reached
 
     @property
@@ -359,12 +359,15 @@ class _Sweep:
                 found[key] = Outcome(witness.depth, witness=witness)
         return found
 
-    def runs(self, outcomes: dict) -> Runs:
-        """A run of each goal reached that a store keeps (`_store_key`): its witness's, or the one
-        Z3's model gives."""
-        runs: Runs = {}
+    def runs(self, outcomes: dict) -> dict[tuple[str, str], Run | None]:
+        """For each goal a store keeps (`_store_key`), a run that reaches it (its witness's, or
+        the one Z3's model gives), or None where it was not reached."""
+        runs: dict[tuple[str, str], Run | None] = {}
         for key, outcome in outcomes.items():
-            if _store_key(key) is None or not outcome.violated:
+            if _store_key(key) is None:
+                continue
+            if not outcome.violated:
+                runs[_store_key(key)] = None
                 continue
             if outcome.witness is not None:
                 trace = outcome.witness.trace

@@ -61,15 +61,19 @@ def stored_runs(folder: Path | None, ruleset: RuleSet, scope: Scope) -> Runs:
     return runs
 
 
-def store_runs(folder: Path, ruleset: RuleSet, scope: Scope, runs: Runs) -> Path:
-    """Keep `runs` as the runs of `ruleset` in `scope` (the file's other scopes stay as they were)."""
+def store_runs(folder: Path, ruleset: RuleSet, scope: Scope, runs: dict[tuple[str, str], Run | None]) -> Path:
+    """Keep `runs` among the runs of `ruleset` in `scope`: each goal's run replaces the one kept,
+    and a goal's None (asked, not reached) removes it. The runs of goals not asked, and of the
+    file's other scopes, stay as they were."""
     path = folder / f"{ruleset.label}.json"
     scopes = _scopes(_text(path), str(path)) if path.is_file() else {}
     slots = slots_for(scope)
-    scopes[scope_key(scope)] = {
-        f"{kind}:{name}": {"card_types": dict(run.card_types), "actions": [action_json(a, slots) for a in run.actions]}
-        for (kind, name), run in sorted(runs.items())
-    }
+    kept = scopes.get(scope_key(scope), {})
+    for (kind, name), run in runs.items():
+        kept.pop(f"{kind}:{name}", None)
+        if run is not None:
+            kept[f"{kind}:{name}"] = {"card_types": dict(run.card_types), "actions": [action_json(a, slots) for a in run.actions]}
+    scopes[scope_key(scope)] = kept
     try:
         write_atomically(path, json.dumps({"format": FORMAT, "scopes": scopes}, separators=(",", ":"), sort_keys=True) + "\n")
     except OSError as e:
