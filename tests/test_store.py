@@ -10,9 +10,9 @@ from zoneproof.explicit import StateSpace
 from zoneproof.lint import probes
 from zoneproof.model import Scope
 from zoneproof.properties import stock_properties
-from zoneproof.ruleset import builtin_names, load_ruleset
+from zoneproof.ruleset import builtin_names, builtin_runs_file, load_ruleset
 from zoneproof.simulate import lifted_witness
-from zoneproof.store import PROPERTY, stored_runs
+from zoneproof.store import PROPERTY, runs_in_file, stored_runs
 
 # A scope that no built-in rule set comes with runs for, so that the first lint searches.
 SCOPE = ("--cards", "2", "--depth", "5")
@@ -92,14 +92,15 @@ def test_a_stored_run_naming_a_card_the_scope_does_not_have_is_an_error(run, tmp
 def test_every_run_a_built_in_rule_set_comes_with_still_reaches_its_goal(name):
     ruleset = load_ruleset(name)
     scope = ruleset.scope_for(Scope())  # the default scope of the command line
-    runs = stored_runs(None, ruleset, scope)
+    runs = runs_in_file(builtin_runs_file(name), scope)
     assert runs, f"{name} comes with no runs for the default scope"
     by_id = probes(ruleset, list(stock_properties()))
     space = StateSpace(ruleset, scope)
     for (kind, goal), stored in runs.items():
         prop = by_id[goal] if kind == PROPERTY else None
         witness = lifted_witness(space, goal, dict(stored.card_types), list(stored.actions), 0, prop)
-        assert witness is not None and witness.depth <= scope.depth, f"{name}: the stored run of {kind} {goal} no longer reaches it"
+        assert witness is not None and witness.depth <= scope.depth, \
+            f"{name}: the stored run of {kind} {goal} no longer reaches it: refresh them with `zoneproof lint --runs model/runs`"
 
 
 def test_a_rule_set_with_a_rule_removed_starts_from_the_runs_of_its_whole_self(run, tmp_path):
@@ -126,3 +127,12 @@ def test_a_lint_of_fewer_properties_keeps_the_runs_of_the_goals_it_did_not_ask_o
     code, out, _ = run("lint", "berserk", *SCOPE, "-p", "owner-zones", "--runs", "runs")
     assert code == 0 and int(REPLAYED.search(out).group(1)) < len(every)
     assert stored_goals(tmp_path / "runs" / "berserk.json") == every
+
+
+def test_a_rule_set_that_extends_a_built_in_one_starts_from_its_runs(run, tmp_path):
+    (tmp_path / "mine.toml").write_text('extends = "berserk"\nname = "mine"\ntitle = "Berserk as is"\nsource = "seed 004"\n')
+    code, fresh, _ = run("lint", "mine.toml", "--fresh")
+    code_warm, warm, _ = run("lint", "mine.toml")
+    assert code_warm == code == 0
+    assert int(REPLAYED.search(warm).group(1)) == len(stored_runs(None, load_ruleset("berserk"), load_ruleset("berserk").scope_for(Scope())))
+    assert findings(warm) == findings(fresh)

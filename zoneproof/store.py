@@ -20,7 +20,7 @@ import itf_py
 
 from .errors import InputError, Location
 from .model import PLAYER_NAMES, Action, CardType, Scope, slots_for
-from .ruleset import RuleSet, builtin_runs_file
+from .ruleset import Link, RuleSet, builtin_runs_file
 from .trace import action_json, TraceReader, action_from_record, write_atomically
 
 FORMAT_NAME = "zoneproof stored runs"
@@ -45,20 +45,27 @@ def scope_key(scope: Scope) -> str:
 
 
 def stored_runs(folder: Path | None, ruleset: RuleSet, scope: Scope) -> Runs:
-    """The runs kept for `ruleset` in `scope`, each over the one before: the built-in ones of a
-    built-in rule set, `folder`'s of the rule set with every rule in force, and `folder`'s of
-    `ruleset` itself (none without a folder). A rule set with rules removed (`--without`) starts
-    from the runs of its whole self: most still reach their goals without one rule."""
-    files = [builtin_runs_file(ruleset.name)] if ruleset.origin == "builtin" else []
+    """The runs kept for `ruleset` in `scope`, each over the one before: those of each built-in
+    rule set in its chain (itself, or one it extends), the farthest first; `folder`'s of each rule
+    set of its chain; and `folder`'s of `ruleset` with its rules removed (none without a folder).
+    A variant starts from the runs of what it varies, a rule set with rules removed (`--without`)
+    from those of its whole self: most still reach their goals there."""
+    chain = list(reversed(ruleset.chain)) or [Link(ruleset.name, ruleset.origin)]
+    files = [builtin_runs_file(link.name) for link in chain if link.origin == "builtin"]
     if folder is not None:
-        files += [folder / f"{label}.json" for label in dict.fromkeys((ruleset.name, ruleset.label))]
+        files += [folder / f"{label}.json" for label in dict.fromkeys([*(link.name for link in chain), ruleset.label])]
     runs: Runs = {}
     for path in files:
-        if path.is_file():
-            entries = _scopes(_text(path), str(path)).get(scope_key(scope))
-            if entries is not None:
-                runs |= _scope_runs(_RunsReader(str(path)), scope, entries)
+        runs |= runs_in_file(path, scope)
     return runs
+
+
+def runs_in_file(path: Path, scope: Scope) -> Runs:
+    """The runs of `scope` in one store file (none where there is no such file)."""
+    if not path.is_file():
+        return {}
+    entries = _scopes(_text(path), str(path)).get(scope_key(scope))
+    return {} if entries is None else _scope_runs(_RunsReader(str(path)), scope, entries)
 
 
 def store_runs(folder: Path, ruleset: RuleSet, scope: Scope, runs: dict[tuple[str, str], Run | None]) -> Path:
