@@ -2,8 +2,9 @@
 
 What happens is shown by a run that replays in the interpreter: a live action or a fired trigger
 comes with a trace, a rule that matters with a step whose outcome the interpreter sees change, a
-conflict with a state where the interpreter refuses the event. The run is one of the random runs
-(`simulate`, shrunk) or one Z3 finds; it is not always a shortest one. What never happens (a dead
+conflict with a state where the interpreter refuses the event. The run is one lint stored last
+time (`store`, replayed), one of the random runs (`simulate`, shrunk) or one Z3 finds; it is not
+always a shortest one. What never happens (a dead
 action or rule, a vacuous property, no conflict) is decided by Z3 within the scope, or proved at
 every depth with the structural lemmas.
 """

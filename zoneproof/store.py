@@ -7,7 +7,8 @@ interpreter before it searches (`simulate.lifted_witness`): a run that still rea
 that goal's witness, as a random run's would be; one that no longer does is dropped and the goal
 is searched for as if it had none. So a stored run can make lint faster, never make it report
 what the rule set does not do. The built-in rule sets come with the runs of their default scope
-(`model/runs/`), which a store folder's own runs take the place of.
+(`model/runs/`), which a store folder's own runs take the place of; a rule set starts from the runs
+of the rule sets it extends, and of itself with every rule in force (`stored_runs`).
 """
 
 from __future__ import annotations
