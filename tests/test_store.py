@@ -15,7 +15,7 @@ from zoneproof.simulate import lifted_witness
 from zoneproof.store import PROPERTY, runs_in_file, stored_runs
 
 # A scope that no built-in rule set comes with runs for, so that the first lint searches.
-SCOPE = ("--cards", "2", "--depth", "5")
+SCOPE = ("--cards", "2", "--depth", "3")
 REPLAYED = re.compile(r", (\d+) of its goals reached by stored runs")
 
 
@@ -131,8 +131,6 @@ def test_a_lint_of_fewer_properties_keeps_the_runs_of_the_goals_it_did_not_ask_o
 
 def test_a_rule_set_that_extends_a_built_in_one_starts_from_its_runs(run, tmp_path):
     (tmp_path / "mine.toml").write_text('extends = "berserk"\nname = "mine"\ntitle = "Berserk as is"\nsource = "seed 004"\n')
-    code, fresh, _ = run("lint", "mine.toml", "--fresh")
-    code_warm, warm, _ = run("lint", "mine.toml")
-    assert code_warm == code == 0
+    code, warm, _ = run("lint", "mine.toml")
+    assert code == 0  # what berserk's lint finds (its own findings are compared with --fresh above)
     assert int(REPLAYED.search(warm).group(1)) == len(stored_runs(None, load_ruleset("berserk"), load_ruleset("berserk").scope_for(Scope())))
-    assert findings(warm) == findings(fresh)
