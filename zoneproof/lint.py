@@ -349,6 +349,8 @@ class _Sweep:
     def replayed(self, goals: dict, stored: Runs) -> dict:
         """The goals whose `stored` run still reaches them within their bound, each with that run
         replayed in this game (`simulate.lifted_witness`: shrunk, as a found run is)."""
+        if not stored:
+            return {}
         space, found = StateSpace(self.ruleset, self.scope), {}
         for key, goal in goals.items():
             run = stored.get(_store_key(key))

@@ -15,13 +15,12 @@ from pathlib import Path
 import pytest
 
 from .check import Verdict, check_properties
-from .cli import _scope, _select_properties, _write_counterexample, check, lint_exit_code
+from .cli import _scope, _select_properties, _store, _stored, _write_counterexample, check, lint_exit_code
 from .config import Project, find_project
 from .errors import ExitCode, InputError
 from .lint import lint
 from .report import format_counterexample, format_lint, format_scenario, result_line
 from .scenario import load_scenario, run_scenario
-from .store import store_runs, stored_runs
 
 PROJECT = pytest.StashKey[Project | None]()
 SCENARIOS = pytest.StashKey[set[Path]]()
@@ -126,11 +125,10 @@ class CheckItem(_ZoneproofItem):
 class LintItem(_ZoneproofItem):
     def runtest(self):
         parent, settings = self.parent, self.parent.settings
-        folder = None if settings["fresh"] else Path(settings["runs_dir"])
-        stored = stored_runs(folder, parent.ruleset, parent.ruleset.scope_for(parent.scope)) if folder is not None else {}
+        runs_dir, fresh = Path(settings["runs_dir"]), settings["fresh"]
+        stored = _stored([parent.ruleset], parent.scope, runs_dir, fresh).get(parent.ruleset.label)
         report = lint(parent.ruleset, parent.props, parent.scope, seed=settings["seed"], timeout=settings["timeout"], stored=stored)
-        if folder is not None:
-            store_runs(folder, report.ruleset, report.scope, report.runs)
+        _store(report, runs_dir, fresh)
         if lint_exit_code([report]) != ExitCode.OK:
             raise ZoneproofFailure(format_lint(report, {}))
 

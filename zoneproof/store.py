@@ -54,7 +54,7 @@ def stored_runs(folder: Path | None, ruleset: RuleSet, scope: Scope) -> Runs:
     chain = list(reversed(ruleset.chain)) or [Link(ruleset.name, ruleset.origin)]
     files = [builtin_runs_file(link.name) for link in chain if link.origin == "builtin"]
     if folder is not None:
-        files += [folder / f"{label}.json" for label in dict.fromkeys([*(link.name for link in chain), ruleset.label])]
+        files += [_runs_file(folder, label) for label in dict.fromkeys([*(link.name for link in chain), ruleset.label])]
     runs: Runs = {}
     for path in files:
         runs |= runs_in_file(path, scope)
@@ -73,7 +73,7 @@ def store_runs(folder: Path, ruleset: RuleSet, scope: Scope, runs: dict[tuple[st
     """Keep `runs` among the runs of `ruleset` in `scope`: each goal's run replaces the one kept,
     and a goal's None (asked, not reached) removes it. The runs of goals not asked, and of the
     file's other scopes, stay as they were."""
-    path = folder / f"{ruleset.label}.json"
+    path = _runs_file(folder, ruleset.label)
     scopes = _scopes(_text(path), str(path)) if path.is_file() else {}
     slots = slots_for(scope)
     kept = scopes.get(scope_key(scope), {})
@@ -87,6 +87,10 @@ def store_runs(folder: Path, ruleset: RuleSet, scope: Scope, runs: dict[tuple[st
     except OSError as e:
         raise InputError(f"cannot write the stored runs: {e.strerror}; choose another --runs folder or pass --fresh", Location(str(path))) from None
     return path
+
+
+def _runs_file(folder: Path, label: str) -> Path:
+    return folder / f"{label}.json"
 
 
 class _RunsReader(TraceReader):
@@ -132,7 +136,8 @@ def _scope_runs(r: TraceReader, scope: Scope, entries) -> Runs:
         card_types = tuple((slot, r.enum(CardType, value, f"{at}.card_types.{slot}")) for slot, value in sorted(types.items()))
         records = r.typed(r.get(run, "actions", at), list, f"{at}.actions")
         try:
-            decoded = [itf_py.value_from_json(record) for record in records]
+            # field by field: itf-py would make a record's object a namedtuple of a class of its own each time
+            decoded = [{key: itf_py.value_from_json(value) for key, value in r.typed(record, dict, f"{at}.actions").items()} for record in records]
         except (KeyError, TypeError, ValueError, AttributeError) as e:
             r.fail(f"{at}: an action is not ITF ({type(e).__name__}: {e})")
         actions = tuple(action_from_record(r, record, f"{at}, action {i}", slot_by_name, player_by_name, scope) for i, record in enumerate(decoded))

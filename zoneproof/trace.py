@@ -275,9 +275,13 @@ class TraceReader:
         return value
 
     def enum(self, enum_type, value, where: str):
-        if not isinstance(value, str) or value not in {e.value for e in enum_type}:
+        try:
+            member = enum_type(value) if isinstance(value, str) else None
+        except ValueError:
+            member = None
+        if member is None:
             self.fail(f"{where}: unknown value {value!r}")
-        return enum_type(value)
+        return member
 
     def name(self, table: dict, value, where: str):
         if not isinstance(value, str) or value not in table:
