@@ -100,7 +100,7 @@ def check_rulesets(rulesets: list[RuleSet], props: list[Property], scope: Scope,
 
     On an interrupt, Interrupted's `known` lists, in order, (checks, report) of what had finished
     and was not yet given: the rest of the rule set being given, then each later rule set that
-    had finished. `stored`: the runs each rule set's lint replays first, by label (`store`)."""
+    had finished. `stored`: the runs each rule set's lint and checks replay first, by label (`store`)."""
     check = partial(each_checked, props=props, scope=scope, seed=seed, timeout=timeout)
     stored = stored or {}
     if scheduler is None and (jobs <= 1 or len(rulesets) == 1):
@@ -109,7 +109,7 @@ def check_rulesets(rulesets: list[RuleSet], props: list[Property], scope: Scope,
                 report = lint(ruleset, props, scope, seed, timeout, stored.get(ruleset.label)) if with_lint else None
             except KeyboardInterrupt as e:
                 raise Interrupted([]) from e
-            yield _streamed(check(ruleset), report), report
+            yield _streamed(check(ruleset, stored=stored.get(ruleset.label)), report), report
         return
     tasks = [partial(_checked_and_linted, ruleset, props=props, scope=scope, seed=seed, timeout=timeout, with_lint=with_lint,
                      stored=stored.get(ruleset.label)) for ruleset in rulesets]
@@ -138,4 +138,4 @@ def _combined(checked: list[CheckResult], report: LintReport | None = None) -> t
 def _checked_and_linted(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int, timeout: float,
                         with_lint: bool, stored=None) -> tuple[list[CheckResult], LintReport | None]:
     report = lint(ruleset, props, scope, seed, timeout, stored) if with_lint else None
-    return list(each_checked(ruleset, props, scope, seed, timeout)), report
+    return list(each_checked(ruleset, props, scope, seed, timeout, stored)), report

@@ -10,6 +10,7 @@ import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
+from functools import partial
 from enum import Enum
 
 from . import progress
@@ -28,7 +29,8 @@ from .proof import Proof, Then, invariant, lemmas, proved_with, rules_resting, w
 from .solver import Answer, SolverResult
 from .search import (INDUCTION_SPAN, INDUCTION_STEPS, Budget, Deepening, Outcome, Unchanged, assumptions_needed, first_step, violated_at,
                      violation_alone)
-from .simulate import RUN_LENGTH, RUNS, Witness, found_witnesses
+from .simulate import RUN_LENGTH, RUNS, Witness, found_witnesses, lifted_witness
+from .store import VIOLATION, Runs
 from .trace import Trace, of_ruleset
 
 
@@ -94,7 +96,8 @@ INDUCTION_FROM_DEPTH = 3
 SHALLOW = 3
 
 
-def check_properties(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int = 0, timeout: float = 60.0) -> list[CheckResult]:
+def check_properties(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int = 0, timeout: float = 60.0,
+                     stored: Runs | None = None) -> list[CheckResult]:
     """Check each property to the depth bound; a violation comes back with a shortest counterexample.
     An interrupt raises Interrupted with the results finished before it, in the order of `props`.
 
@@ -102,24 +105,26 @@ def check_properties(ruleset: RuleSet, props: list[Property], scope: Scope, seed
     """
     results: list[CheckResult] = []
     try:
-        results.extend(each_checked(ruleset, props, scope, seed, timeout))
+        results.extend(each_checked(ruleset, props, scope, seed, timeout, stored))
     except Interrupted as e:
         raise Interrupted((*results, *e.known)) from e
     return results
 
 
-def each_checked(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int = 0, timeout: float = 60.0) -> Iterator[CheckResult]:
+def each_checked(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int = 0, timeout: float = 60.0,
+                 stored: Runs | None = None) -> Iterator[CheckResult]:
     """The results of check_properties one by one, in the order of `props`.
 
     Each property is proved or checked to the depth bound as `_checked_on` says. Each violation
     found is asked again in a Z3 context of its own for its counterexample, which is then replayed
     in the interpreter; one that a random run of the property's own reached at that depth
-    (`_violating_runs`) has that run as its counterexample. Each phase (the lemmas, an induction,
+    (`_violating_runs`), or that a `stored` run (`store`) still reaches there, has that run as its
+    counterexample. Each phase (the lemmas, an induction,
     a deepening) shares the resource units of `timeout` seconds among its questions, within those
     seconds (`Budget.phase`). An interrupt raises Interrupted (the results not yet given are not
     known: they all come from the one search)."""
     try:
-        yield from _each_checked(ruleset, props, ruleset.scope_for(scope), seed, timeout)
+        yield from _each_checked(ruleset, props, ruleset.scope_for(scope), seed, timeout, stored=stored)
     except Interrupted:
         raise
     except KeyboardInterrupt as e:
@@ -145,12 +150,14 @@ def _int_reach(props: list[Property], scope: Scope) -> int:
 
 
 def _each_checked(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int, timeout: float,
-                  systems: dict[bool, TransitionSystem] | None = None, intact: "Intact | None" = None, explicit_first: bool = True) -> Iterator[CheckResult]:
+                  systems: dict[bool, TransitionSystem] | None = None, intact: "Intact | None" = None, explicit_first: bool = True,
+                  stored: Runs | None = None) -> Iterator[CheckResult]:
     """`systems`: the transition systems (`_by_pregame`) of the file `ruleset` has removed rules
     from (coverage), which goes without the explicit first stage (`explicit_first`, `_first_stage`). A
     property that only a pregame action can violate (`slicing.pregame_only`) is checked, and
     proved, on the runs of the pregame's actions alone, with the pregame's lemmas too
-    (`proof.lemmas`)."""
+    (`proof.lemmas`). The `stored` runs (`store`) that still violate a property are its
+    counterexamples at their depth, unless a shorter one exists (`_stored_violations`)."""
     started = time.monotonic()
     progress.working_on(ruleset.label, f"{len(props)} properties")
     budget = lambda: Budget.phase(timeout)  # noqa: E731
@@ -160,6 +167,7 @@ def _each_checked(ruleset: RuleSet, props: list[Property], scope: Scope, seed: i
         yield from (early[p] for p in props)
         return
     in_pregame = [p for p in rest if pregame_only(ruleset, p)]
+    violating = _stored_violations(ruleset, [p for p in rest if p not in in_pregame], scope, seed, stored or {})
     system, whole = (systems[False], systems[False]) if systems is not None else _systems(ruleset, rest, scope, [p for p in rest if p not in in_pregame])
     groups = [(system, [p for p in rest if p not in in_pregame], False)]
     if in_pregame:
@@ -169,7 +177,7 @@ def _each_checked(ruleset: RuleSet, props: list[Property], scope: Scope, seed: i
     owner: dict = {}
     try:
         for own, chosen, pregame in groups:
-            found, proved = _checked_on(own, ruleset, chosen, scope, seed, budget, pregame, intact)
+            found, proved = _checked_on(own, ruleset, chosen, scope, seed, budget, pregame, intact, violating)
             outcomes |= found
             proofs |= proved
             owner |= dict.fromkeys(chosen, own)
@@ -189,6 +197,19 @@ def _each_checked(ruleset: RuleSet, props: list[Property], scope: Scope, seed: i
         own = owner[prop]
         yield _result(own, ruleset, prop, scope, seed, own.rule_values(ruleset), outcomes[prop], proofs.get(prop), time.monotonic() - started, budget,
                       whole if own is system else own, any_model=intact is not None)
+
+
+def _stored_violations(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int, runs: Runs) -> dict[Property, Witness]:
+    """For each property with a stored run (`store.VIOLATION`) that still violates it in this rule
+    set within the depth bound, that run replayed in the interpreter and shrunk
+    (`simulate.lifted_witness`). A run that no longer does is left out, and the property is checked
+    as if it had none."""
+    wanted = [(p, run) for p in props if (run := runs.get((VIOLATION, p.id))) is not None]
+    if not wanted:
+        return {}
+    space = StateSpace(ruleset, scope)
+    replayed = {p: lifted_witness(space, p.id, dict(run.card_types), list(run.actions), seed, p) for p, run in wanted}
+    return {p: witness for p, witness in replayed.items() if witness is not None and witness.depth <= scope.depth}
 
 
 # The states the explicit search keeps, at most, in a check's first stage (`_first_stage`): about
@@ -225,7 +246,7 @@ def _first_stage(ruleset: RuleSet, props: list[Property], scope: Scope, seed: in
 
 
 def _checked_on(system: TransitionSystem, ruleset: RuleSet, props: list[Property], scope: Scope, seed: int, budget,
-                pregame: bool, intact: "Intact | None" = None) -> tuple[dict, dict]:
+                pregame: bool, intact: "Intact | None" = None, stored: dict | None = None) -> tuple[dict, dict]:
     """The deepening's outcome of each property on one system, and the proofs of those proved.
 
     Induction first tries to prove the properties the rule set file expects to hold at every depth,
@@ -237,12 +258,15 @@ def _checked_on(system: TransitionSystem, ruleset: RuleSet, props: list[Property
     check finds a shallow one sooner than the lemmas) are checked to SHALLOW first; those that hold
     so far are then tried the same way, and those not proved are checked on to the depth bound.
     With `intact` (coverage), the proofs start from the intact rule set's lemmas, in the order of
-    `_base_case_first`. An interrupt raises Interrupted whose `known` is (the outcomes so far, the proofs so far)."""
+    `_base_case_first`. A property with a `stored` run that violates it (`_stored_violations`) is
+    not tried by induction, and the deepening takes that run at its depth. An interrupt raises
+    Interrupted whose `known` is (the outcomes so far, the proofs so far)."""
     if not props:
         return {}, {}
+    stored = {p: witness for p, witness in (stored or {}).items() if p in props}
     facts = system.rule_values(ruleset)
     base = min(scope.depth, INDUCTION_SPAN + 1)
-    candidates = [p for p in props if expected_to_hold(ruleset, p)] if scope.depth >= INDUCTION_FROM_DEPTH else []
+    candidates = [p for p in props if expected_to_hold(ruleset, p) and p not in stored] if scope.depth >= INDUCTION_FROM_DEPTH else []
     pool = intact.kept(pregame) if intact is not None else None
     prover = _Prover(system, seed, facts, budget, pregame, pool, inductive=intact is not None and intact.still_inductive(ruleset, pregame),
                      unchanged=intact.unchanged(ruleset, pregame) if intact is not None else Unchanged())
@@ -253,7 +277,7 @@ def _checked_on(system: TransitionSystem, ruleset: RuleSet, props: list[Property
     try:
         deepening = Deepening(system, seed, facts, any_model=intact is not None)
         if intact is not None:
-            return _base_case_first(deepening, prover, props, candidates, scope.depth, budget, intact.over_two)
+            return _base_case_first(deepening, prover, props, candidates, scope.depth, budget, intact.over_two, stored)
         proofs = prover.proved(expected)
         helpers = _helpers(ruleset, props) if not pregame and any(p not in proofs for p in expected) else []
         if helpers:
@@ -262,7 +286,7 @@ def _checked_on(system: TransitionSystem, ruleset: RuleSet, props: list[Property
         shallow = min(scope.depth, max(SHALLOW, base))
         based = lambda p: min(scope.depth, proofs[p].steps)  # noqa: E731  (a proof's base case)
         bound = {p: based(p) if p in proved else shallow if p in candidates and p not in expected else scope.depth for p in props}
-        known = {} if pregame else _violating_runs(ruleset, props, scope, seed)
+        known = stored | ({} if pregame else _violating_runs(ruleset, [p for p in props if p not in stored], scope, seed))
         outcomes = deepening.first_violations(bound | {h: based(h) for h in helpers if h in proved}, budget(), known=known)
         while True:
             failed = {p for p in proved if outcomes[p].violated or outcomes[p].unknown}
@@ -284,7 +308,7 @@ def _checked_on(system: TransitionSystem, ruleset: RuleSet, props: list[Property
             proofs |= prover.proved(holding)
             proved |= set(proofs)
             deeper = [p for p in holding if p not in proved and bound[p] < scope.depth]
-            outcomes |= deepening.first_violations(dict.fromkeys(deeper, scope.depth), budget(), start=shallow + 1)
+            outcomes |= deepening.first_violations(dict.fromkeys(deeper, scope.depth), budget(), start=shallow + 1, known=known)
     except KeyboardInterrupt as stop:
         found = stop.known if isinstance(stop, Interrupted) else {}
         raise Interrupted((outcomes | found, {p: proof for p, proof in proofs.items() if p in proved})) from stop
@@ -324,7 +348,7 @@ def _proved_with_helpers(prover: "_Prover", unproved: list[Property], helpers: l
 
 
 def _base_case_first(deepening: Deepening, prover: "_Prover", props: list[Property], candidates: list[Property],
-                     depth: int, budget, over_two: frozenset[Property] = frozenset()) -> tuple[dict, dict]:
+                     depth: int, budget, over_two: frozenset[Property] = frozenset(), known: dict | None = None) -> tuple[dict, dict]:
     """Coverage's order for a rule set with one rule removed, shallow first: most removals break a
     property within two steps, and a proof's base case is one step deep (or two). The first step
     of every property; the induction over one step of the candidates it leaves; the second step
@@ -334,13 +358,18 @@ def _base_case_first(deepening: Deepening, prover: "_Prover", props: list[Proper
     induction over two steps of the candidates still open, those the bounded check left without an
     answer deeper included (proved: they hold at every depth). Any other candidate the
     induction over one step leaves is mostly one the removal breaks deeper, which the bounded
-    check finds, and the question over two steps, the dearer, is then not asked (docs/speed.md)."""
+    check finds, and the question over two steps, the dearer, is then not asked (docs/speed.md).
+    A property with a `known` run that violates it (`_stored_violations`) is no candidate, and the
+    deepening takes the run at its depth."""
     shorter, longer = min(depth, INDUCTION_STEPS[0]), min(depth, INDUCTION_STEPS[-1])
-    outcomes = deepening.first_violations(dict.fromkeys(props, shorter), budget())
+    known = known or {}
+    candidates = [p for p in candidates if p not in known]
+    first_violations = partial(deepening.first_violations, known=known)
+    outcomes = first_violations(dict.fromkeys(props, shorter), budget())
     clean = lambda outcome: not outcome.violated and not outcome.unknown  # noqa: E731
     open_ = lambda p: clean(outcomes[p])  # noqa: E731
     proofs = prover.proved([p for p in candidates if open_(p)], forms=INDUCTION_STEPS[:1])
-    outcomes |= deepening.first_violations({p: longer for p in props if open_(p) and p not in proofs}, budget(), start=shorter + 1)
+    outcomes |= first_violations({p: longer for p in props if open_(p) and p not in proofs}, budget(), start=shorter + 1)
     based = dict(outcomes)  # the base case of a proof over two steps
 
     def proved_over_two(tried: list[Property]) -> None:
@@ -349,7 +378,7 @@ def _base_case_first(deepening: Deepening, prover: "_Prover", props: list[Proper
 
     first_over_two = [p for p in candidates if p in over_two and p not in proofs and open_(p)]
     proved_over_two(first_over_two)
-    outcomes |= deepening.first_violations({p: depth for p in props if open_(p) and p not in proofs}, budget(), start=longer + 1)
+    outcomes |= first_violations({p: depth for p in props if open_(p) and p not in proofs}, budget(), start=longer + 1)
     still_open = [p for p in candidates if p not in proofs and clean(based[p]) and not outcomes[p].violated]
     if any(p not in first_over_two for p in still_open):  # else the question asked before, again
         proved_over_two(still_open)
@@ -442,7 +471,8 @@ def _result(system: TransitionSystem, ruleset: RuleSet, prop: Property, scope: S
 
 
 def _run_violating(ruleset: RuleSet, prop: Property, scope: Scope, run: Witness, seconds: float) -> CheckResult:
-    """The violation a random run shows (`_violating_runs`), with the run as its counterexample."""
+    """The violation a random run shows (`_violating_runs`), or a stored one (`_stored_violations`),
+    with the run as its counterexample."""
     trace = run.trace
     world = World.of(ruleset, trace.slots, trace.card_types, scope)
     return CheckResult(ruleset, prop, Verdict.VIOLATED, run.depth, seconds, trace, "", tuple(witnesses(world, prop, trace.initial, trace.steps, run.depth)))
@@ -466,12 +496,13 @@ class Removals:
 
 
 def check_removals(ruleset: RuleSet, rule_ids: list[str], props: list[Property], scope: Scope, seed: int = 0,
-                   timeout: float = 60.0) -> Removals:
+                   timeout: float = 60.0, stored: dict[str, Runs] | None = None) -> Removals:
     """check_properties of the rule set, then of `ruleset.without([rule])` for each rule, over one
     transition system (its steps are built once; the rules in force are each check's facts). The
     rule set's own checks are kept by the process for its next call with the same arguments
-    (`_intact_checks`), so that coverage can give its removals out one at a time. An interrupt
-    raises Interrupted with the Removals found before it."""
+    (`_intact_checks`), so that coverage can give its removals out one at a time. `stored`: the
+    stored runs of each rule set with a rule removed, by its label (`_stored_violations`). An
+    interrupt raises Interrupted with the Removals found before it."""
     scope = ruleset.scope_for(scope)
     results: dict[str, list[CheckResult]] = {}
     try:
@@ -482,7 +513,8 @@ def check_removals(ruleset: RuleSet, rule_ids: list[str], props: list[Property],
     try:
         for rule_id in rule_ids:
             without = ruleset.without([rule_id])
-            checked = {r.prop: r for r in _each_checked(without, start.asked_of(rule_id), scope, seed, timeout, start.systems, start.lemmas, False)}
+            checked = {r.prop: r for r in _each_checked(without, start.asked_of(rule_id), scope, seed, timeout, start.systems, start.lemmas, False,
+                                                        (stored or {}).get(without.label))}
             results[rule_id] = [checked.get(p) or replace(held[p], ruleset=without, seconds=0.0) for p in start.applicable]
     except KeyboardInterrupt as e:
         raise Interrupted(Removals(start.baseline, results)) from e

@@ -25,8 +25,8 @@ from .model import PLAYER_NAMES, ActionKind, Scope, team_size_problem
 from .properties import Property, load_properties, stock_properties
 from .report import format_property, format_replay, format_ruleset, violation_line
 from .solver import UNITS_PER_SECOND, WALL_GUARD, interrupts_kept
-from .ruleset import _rule_sort_key, builtin_names, load_ruleset
-from .store import store_runs, stored_runs
+from .ruleset import RuleSet, _rule_sort_key, builtin_names, load_ruleset
+from .store import counterexamples, store_runs, stored_removals, stored_runs
 from .trace import write_atomically, write_trace
 
 # The modules only some commands use (diff, coverage, scenarios, the viewer) are imported by those
@@ -122,13 +122,14 @@ def _positive_seconds(ctx, param, value: float) -> float:
 
 
 def runs_options(command):
-    """--runs and --fresh: the runs lint replays before it searches (`store`)."""
-    command = click.option("--fresh", is_flag=True, help="Search for every lint goal anew: replay no stored run, and store none.")(command)
+    """--runs and --fresh: the runs replayed before any search (`store`)."""
+    command = click.option("--fresh", is_flag=True, help="Search anew: replay no stored run, and store none.")(command)
     return click.option("--runs", "runs_dir", default=".zoneproof/runs", show_default=True, envvar="ZONEPROOF_RUNS",
                         type=click.Path(file_okay=False, path_type=Path),
-                        help="Folder where lint keeps, for each rule set and scope, a run that reaches each goal it found, and replays"
-                             " them first next time (a run that no longer reaches its goal is searched for again); the built-in rule"
-                             " sets come with their default scope's. Also $ZONEPROOF_RUNS.")(command)
+                        help="Folder where lint, check and coverage keep, for each rule set and scope, a run that reaches each lint goal"
+                             " and each counterexample they found, and replay them first next time (a run that no longer reaches its"
+                             " goal is searched for again; a counterexample stays a shortest one); the built-in rule sets come with"
+                             " their default scope's. Also $ZONEPROOF_RUNS.")(command)
 
 
 def _stored(chosen: list, scope: Scope, runs_dir: Path, fresh: bool) -> dict:
@@ -139,9 +140,10 @@ def _stored(chosen: list, scope: Scope, runs_dir: Path, fresh: bool) -> dict:
     return {rs.label: stored_runs(runs_dir, rs, rs.scope_for(scope)) for rs in chosen}
 
 
-def _store(report, runs_dir: Path, fresh: bool) -> None:
+def _store(ruleset: RuleSet, scope: Scope, runs: dict, runs_dir: Path, fresh: bool) -> None:
+    """Keep `runs` among the stored runs of the rule set in the scope (`store.store_runs`); none with --fresh."""
     if not fresh:
-        store_runs(runs_dir, report.ruleset, report.scope, report.runs)
+        store_runs(runs_dir, ruleset, ruleset.scope_for(scope), runs)
 
 
 def seed_option(command):
@@ -308,7 +310,9 @@ def check(rulesets, without, property_ids, properties, players, cards, sideboard
     with progress.display(len(chosen) * len(props) * (1 if no_lint else 2), quiet, verbose) as shown:
 
         def show(checked, report) -> None:
+            shown_here = []
             for r in checked:
+                shown_here.append(r)
                 path = None
                 if r.trace is not None:
                     path = _write_counterexample(r, out_dir, emit)
@@ -317,14 +321,16 @@ def check(rulesets, without, property_ids, properties, players, cards, sideboard
                 output.check(r, path)
                 results.append(r)
                 shown.advance(1)
+            if shown_here:
+                _store(shown_here[0].ruleset, scope, counterexamples(shown_here), runs_dir, fresh)
             if report is not None:
                 reports.append(report)
                 output.lint(report, _write_lint_files(report, out_dir, witness=False))
-                _store(report, runs_dir, fresh)
+                _store(report.ruleset, scope, report.runs, runs_dir, fresh)
                 shown.advance(len(props))
 
         try:
-            stored = _stored(chosen, scope, runs_dir, fresh) if not no_lint else {}
+            stored = _stored(chosen, scope, runs_dir, fresh)
             for checked, report in check_rulesets(chosen, props, scope, seed, timeout, not no_lint, jobs or available_cores(), shown.listener, scheduler, stored):
                 show(checked, report)
         except Interrupted as e:
@@ -419,7 +425,7 @@ def lint_command(rulesets, without, property_ids, properties, players, cards, si
         def show(report) -> None:
             reports.append(report)
             output.lint(report, _write_lint_files(report, out_dir, witness))
-            _store(report, runs_dir, fresh)
+            _store(report.ruleset, scope, report.runs, runs_dir, fresh)
             shown.advance(1)
 
         stored = _stored(chosen, scope, runs_dir, fresh)
@@ -602,11 +608,12 @@ COVERAGE_EXIT_CODES = (
 @seed_option
 @timeout_option("check (rule removed and property)")
 @click.option("--format", "output_format", type=click.Choice(FORMATS), default="text", show_default=True, help=FORMAT_HELP)
+@runs_options
 @jobs_option("the unmodified rule set and runs of the rules to remove")
 @scheduler_option
 @progress_options
 @project_defaults
-def coverage_command(ruleset_name, without, property_ids, properties, players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size, seed, timeout, output_format, jobs, scheduler, quiet, verbose, project) -> int:
+def coverage_command(ruleset_name, without, property_ids, properties, players, cards, sideboard, tokens, depth, hand, hand_modifier, team_size, seed, timeout, output_format, runs_dir, fresh, jobs, scheduler, quiet, verbose, project) -> int:
     """Remove each rule of RULESET in turn and re-check every property: print which property fails (at
     which depth) for each removed rule, and list the unguarded rules, whose removal no property notices."""
     from .coverage import coverage
@@ -616,18 +623,36 @@ def coverage_command(ruleset_name, without, property_ids, properties, players, c
     props = _select_properties(list(properties), list(property_ids), (ruleset,))
     started = time.monotonic()
     output = output_for(output_format, "coverage", out)
+    stored = _stored_removals(ruleset, scope, runs_dir, fresh)
     with progress.display(None, quiet, verbose) as shown:
         try:
-            result = coverage(ruleset, props, scope, seed=seed, timeout=timeout, jobs=jobs or available_cores(), listener=shown.listener, scheduler=scheduler)
+            result = coverage(ruleset, props, scope, seed=seed, timeout=timeout, jobs=jobs or available_cores(), listener=shown.listener, scheduler=scheduler,
+                              stored=stored)
         except Interrupted as e:
             if e.known is not None:
                 output.coverage(e.known, props)
+                _store_removals(e.known, runs_dir, fresh)
             output.finish(coverage_summary(e.known, time.monotonic() - started, ExitCode.INTERRUPTED))
             raise
     output.coverage(result, props)
+    _store_removals(result, runs_dir, fresh)
     code = coverage_exit_code(result)
     output.finish(coverage_summary(result, time.monotonic() - started, code))
     return code
+
+
+def _stored_removals(ruleset: RuleSet, scope: Scope, runs_dir: Path, fresh: bool) -> dict:
+    """The stored runs of the rule set with each of its rules removed (`store.stored_removals`), by label; none with --fresh."""
+    if fresh:
+        return {}
+    _refuse_unusable_folder(runs_dir, "--runs", "choose another folder for the stored runs, or pass --fresh")
+    return stored_removals(runs_dir, ruleset, [r.id for r in ruleset.in_force], ruleset.scope_for(scope))
+
+
+def _store_removals(result, runs_dir: Path, fresh: bool) -> None:
+    for row in result.rows:
+        if row.results:
+            _store(row.results[0].ruleset, result.scope, counterexamples(row.results), runs_dir, fresh)
 
 
 def coverage_exit_code(result) -> int:

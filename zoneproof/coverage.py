@@ -22,6 +22,7 @@ from .model import Behaviour, Scope
 from .progress import Activity
 from .properties import Property
 from .ruleset import RuleSet
+from .store import Runs
 
 
 @dataclass(frozen=True)
@@ -48,17 +49,21 @@ class Coverage:
 
 
 def coverage(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int = 0, timeout: float = 60.0, jobs: int = 1,
-             listener: Callable[[Activity], None] | None = None, scheduler: str | None = None) -> Coverage:
+             listener: Callable[[Activity], None] | None = None, scheduler: str | None = None,
+             stored: dict[str, Runs] | None = None) -> Coverage:
     """The matrix. With one job, one task checks every removal over one transition system; with
     more, or a Dask `scheduler`'s cluster, each removal is a task of its own, taken by whichever
     worker is free (`batch.in_order`, whose workers report their progress to `listener`): a
     worker checks the unmodified rule set once and keeps it for the removals it takes next
     (`check.check_removals`), so that the workers finish close together. An
     interrupt raises Interrupted with the Coverage of the rules checked before it, or None when
-    the unmodified rule set was not checked yet."""
+    the unmodified rule set was not checked yet. `stored`: the stored runs of each rule set with a
+    rule removed, by its label, whose counterexamples are replayed first (`check.check_removals`)."""
     checked = [r.id for r in ruleset.in_force if r.behaviour is not Behaviour.DOCUMENTED]
     chunks = [[rule] for rule in checked] if (jobs > 1 or scheduler is not None) and checked else [checked]
-    tasks = [partial(check_removals, ruleset, chunk, props, scope, seed=seed, timeout=timeout) for chunk in chunks]
+    tasks = [partial(check_removals, ruleset, chunk, props, scope, seed=seed, timeout=timeout,
+                     stored={label: runs for label, runs in (stored or {}).items() if label in {ruleset.without([rule]).label for rule in chunk}})
+             for chunk in chunks]
     results = in_order(tasks, jobs, listener, scheduler)
     parts_found: list[Removals] = []
     stop: Interrupted | None = None

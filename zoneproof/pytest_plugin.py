@@ -16,6 +16,7 @@ import pytest
 
 from .check import Verdict, check_properties
 from .cli import _scope, _select_properties, _store, _stored, _write_counterexample, check, lint_exit_code
+from .store import counterexamples
 from .config import Project, find_project
 from .errors import ExitCode, InputError
 from .lint import lint
@@ -92,6 +93,13 @@ class RuleSetCollector(pytest.Collector):
         super().__init__(**kwargs)
         self.ruleset, self.props, self.scope, self.settings = ruleset, props, scope, settings
 
+    def stored(self):
+        """The rule set's stored runs (`store`), as the CLI reads them with the project's settings."""
+        return _stored([self.ruleset], self.scope, Path(self.settings["runs_dir"]), self.settings["fresh"]).get(self.ruleset.label)
+
+    def store(self, runs: dict) -> None:
+        _store(self.ruleset, self.scope, runs, Path(self.settings["runs_dir"]), self.settings["fresh"])
+
     def collect(self):
         for prop in self.props:
             yield CheckItem.from_parent(self, name=prop.id, prop=prop)
@@ -113,7 +121,8 @@ class CheckItem(_ZoneproofItem):
 
     def runtest(self):
         parent, settings = self.parent, self.parent.settings
-        [r] = check_properties(parent.ruleset, [self.prop], parent.scope, settings["seed"], settings["timeout"])
+        [r] = check_properties(parent.ruleset, [self.prop], parent.scope, settings["seed"], settings["timeout"], parent.stored())
+        parent.store(counterexamples([r]))
         path = _write_counterexample(r, Path(settings["out_dir"]), settings["emit"]) if r.trace is not None else None
         if r.counts_against or r.verdict in (Verdict.UNKNOWN, Verdict.ERROR):
             raise ZoneproofFailure([result_line(r), *(format_counterexample(r, path) if r.trace is not None else [])])
@@ -125,10 +134,8 @@ class CheckItem(_ZoneproofItem):
 class LintItem(_ZoneproofItem):
     def runtest(self):
         parent, settings = self.parent, self.parent.settings
-        runs_dir, fresh = Path(settings["runs_dir"]), settings["fresh"]
-        stored = _stored([parent.ruleset], parent.scope, runs_dir, fresh).get(parent.ruleset.label)
-        report = lint(parent.ruleset, parent.props, parent.scope, seed=settings["seed"], timeout=settings["timeout"], stored=stored)
-        _store(report, runs_dir, fresh)
+        report = lint(parent.ruleset, parent.props, parent.scope, seed=settings["seed"], timeout=settings["timeout"], stored=parent.stored())
+        parent.store(report.runs)
         if lint_exit_code([report]) != ExitCode.OK:
             raise ZoneproofFailure(format_lint(report, {}))
 

@@ -22,11 +22,11 @@ import itf_py
 from .errors import InputError, Location
 from .model import PLAYER_NAMES, Action, CardType, Scope, slots_for
 from .ruleset import Link, RuleSet, builtin_runs_file
-from .trace import action_json, TraceReader, action_from_record, write_atomically
+from .trace import Trace, TraceReader, action_from_record, action_json, write_atomically
 
 FORMAT_NAME = "zoneproof stored runs"
 FORMAT = f"{FORMAT_NAME} 1"
-PROPERTY, RULE = "property", "rule"
+PROPERTY, RULE, VIOLATION = "property", "rule", "violation"
 
 
 @dataclass(frozen=True)
@@ -37,7 +37,19 @@ class Run:
     actions: tuple[Action, ...]
 
 
-# A goal's key in a store: (PROPERTY, a probe property's id) or (RULE, a rule's id).
+def run_of(trace: Trace) -> Run:
+    """The run of a trace: its cards' types and its actions."""
+    return Run(tuple((slot.name, trace.card_types[slot.index]) for slot in trace.slots), tuple(step.action for step in trace.steps))
+
+
+def counterexamples(results) -> dict[tuple[str, str], Run | None]:
+    """The entries of checks' results (`check.CheckResult`) in a store: each property's
+    counterexample as a run, or None where it has none."""
+    return {(VIOLATION, r.prop.id): run_of(r.trace) if r.trace is not None else None for r in results}
+
+
+# A goal's key in a store: (PROPERTY, a lint probe's id), (RULE, a rule's id) or (VIOLATION, the id
+# of a property checked: a counterexample).
 Runs = dict[tuple[str, str], Run]
 
 
@@ -54,9 +66,26 @@ def stored_runs(folder: Path | None, ruleset: RuleSet, scope: Scope) -> Runs:
     chain = list(reversed(ruleset.chain)) or [Link(ruleset.name, ruleset.origin)]
     files = [builtin_runs_file(link.name) for link in chain if link.origin == "builtin"]
     if folder is not None:
-        files += [_runs_file(folder, label) for label in dict.fromkeys([*(link.name for link in chain), ruleset.label])]
+        files += [_runs_file(folder, link.name) for link in chain]
+    return _read_runs([*files, *_own_files(folder, ruleset)], scope)
+
+
+def stored_removals(folder: Path | None, ruleset: RuleSet, rule_ids: list[str], scope: Scope) -> dict[str, Runs]:
+    """For each rule of `rule_ids`, by the label of `ruleset` without it, the runs kept for that
+    rule set itself (coverage's counterexamples), without those of the rule sets in its chain."""
+    return {(without := ruleset.without([rule])).label: _read_runs(_own_files(folder, without), scope) for rule in rule_ids}
+
+
+def _own_files(folder: Path | None, ruleset: RuleSet) -> list[Path]:
+    """The store files of the rule set's label: a built-in rule set's with rules removed comes
+    with one too, beside its own."""
+    files = [builtin_runs_file(ruleset.label)] if ruleset.removed and ruleset.origin == "builtin" else []
+    return [*files, _runs_file(folder, ruleset.label)] if folder is not None else files
+
+
+def _read_runs(files: list[Path], scope: Scope) -> Runs:
     runs: Runs = {}
-    for path in files:
+    for path in dict.fromkeys(files):
         runs |= runs_in_file(path, scope)
     return runs
 
@@ -69,11 +98,13 @@ def runs_in_file(path: Path, scope: Scope) -> Runs:
     return {} if entries is None else _scope_runs(_RunsReader(str(path)), scope, entries)
 
 
-def store_runs(folder: Path, ruleset: RuleSet, scope: Scope, runs: dict[tuple[str, str], Run | None]) -> Path:
+def store_runs(folder: Path, ruleset: RuleSet, scope: Scope, runs: dict[tuple[str, str], Run | None]) -> None:
     """Keep `runs` among the runs of `ruleset` in `scope`: each goal's run replaces the one kept,
     and a goal's None (asked, not reached) removes it. The runs of goals not asked, and of the
-    file's other scopes, stay as they were."""
+    file's other scopes, stay as they were. No file is made to keep nothing."""
     path = _runs_file(folder, ruleset.label)
+    if not path.is_file() and all(run is None for run in runs.values()):
+        return
     scopes = _scopes(_text(path), str(path)) if path.is_file() else {}
     slots = slots_for(scope)
     kept = scopes.get(scope_key(scope), {})
@@ -86,7 +117,6 @@ def store_runs(folder: Path, ruleset: RuleSet, scope: Scope, runs: dict[tuple[st
         write_atomically(path, json.dumps({"format": FORMAT, "scopes": scopes}, separators=(",", ":"), sort_keys=True) + "\n")
     except OSError as e:
         raise InputError(f"cannot write the stored runs: {e.strerror}; choose another --runs folder or pass --fresh", Location(str(path))) from None
-    return path
 
 
 def _runs_file(folder: Path, label: str) -> Path:
@@ -127,8 +157,8 @@ def _scope_runs(r: TraceReader, scope: Scope, entries) -> Runs:
     runs: Runs = {}
     for goal, run in r.typed(entries, dict, "a scope's runs").items():
         kind, _, name = goal.partition(":")
-        if kind not in (PROPERTY, RULE) or not name:
-            r.fail(f"goal {goal!r}: a goal is 'property:ID' or 'rule:NUMBER'")
+        if kind not in (PROPERTY, RULE, VIOLATION) or not name:
+            r.fail(f"goal {goal!r}: a goal is 'property:ID', 'rule:NUMBER' or 'violation:ID'")
         at = f"goal {goal}"
         types = r.typed(r.get(run, "card_types", at), dict, f"{at}.card_types")
         for slot in types:
