@@ -88,29 +88,30 @@ def test_a_stored_run_naming_a_card_the_scope_does_not_have_is_an_error(run, tmp
     assert "berserk.json" in err and "Z9" in err and goal in err
 
 
-def _ruleset_of_label(label: str):
-    name, _, removed = label.partition("--without-")
-    return load_ruleset(name).without(removed.split("-") if removed else [])
+@pytest.mark.parametrize("name", builtin_names())
+def test_every_run_a_built_in_rule_set_comes_with_still_reaches_its_goal(name):
+    """Its lint's runs and its checks' counterexamples (`name.json`), and its coverage's
+    (`name--without-RULE.json`, one per rule whose removal some property notices)."""
+    whole = load_ruleset(name)
+    files = {whole: builtin_runs_file(name)} | {whole.without([rule.id]): builtin_runs_file(f"{name}--without-{rule.id}") for rule in whole.in_force}
+    for ruleset, path in files.items():
+        scope = ruleset.scope_for(Scope())  # the default scope of the command line
+        runs = runs_in_file(path, scope)
+        assert runs or ruleset is not whole, f"{name} comes with no runs for the default scope"
+        by_id = probes(ruleset, list(stock_properties())) | {p.id: p for p in stock_properties()}
+        space = StateSpace(ruleset, scope)
+        for (kind, goal), stored in runs.items():
+            prop = by_id[goal] if kind in (PROPERTY, VIOLATION) else None
+            witness = lifted_witness(space, goal, dict(stored.card_types), list(stored.actions), 0, prop)
+            assert witness is not None and witness.depth <= scope.depth, \
+                f"{ruleset.label}: the stored run of {kind} {goal} no longer reaches it: refresh them with" \
+                f" `zoneproof check --runs model/runs` and `zoneproof coverage {name} --runs model/runs`"
 
 
-@pytest.mark.parametrize("label", sorted(p.name.removesuffix(".json") for p in builtin_runs_file("any").parent.glob("*.json")))
-def test_every_run_a_built_in_rule_set_comes_with_still_reaches_its_goal(label):
-    ruleset = _ruleset_of_label(label)
-    scope = ruleset.scope_for(Scope())  # the default scope of the command line
-    runs = runs_in_file(builtin_runs_file(label), scope)
-    assert runs, f"{label} comes with no runs for the default scope"
-    by_id = probes(ruleset, list(stock_properties())) | {p.id: p for p in stock_properties()}
-    space = StateSpace(ruleset, scope)
-    for (kind, goal), stored in runs.items():
-        prop = by_id[goal] if kind in (PROPERTY, VIOLATION) else None
-        witness = lifted_witness(space, goal, dict(stored.card_types), list(stored.actions), 0, prop)
-        assert witness is not None and witness.depth <= scope.depth, \
-            f"{label}: the stored run of {kind} {goal} no longer reaches it: refresh them with `zoneproof check --runs model/runs`" \
-            " and `zoneproof coverage RULESET --runs model/runs`"
-
-
-def test_every_built_in_rule_set_comes_with_runs():
-    assert all(builtin_runs_file(name).is_file() for name in builtin_names())
+def test_the_built_in_runs_are_those_of_built_in_rule_sets_and_their_removals():
+    names = {f"{name}--without-{rule.id}" for name in builtin_names() for rule in load_ruleset(name).in_force} | set(builtin_names())
+    stray = {path.name for path in builtin_runs_file("any").parent.glob("*.json")} - {f"{name}.json" for name in names}
+    assert not stray, "store files that no built-in rule set reads"
 
 
 def test_a_rule_set_with_a_rule_removed_starts_from_the_runs_of_its_whole_self(run, tmp_path):
@@ -143,40 +144,53 @@ def test_a_rule_set_that_extends_a_built_in_one_starts_from_its_runs(run, tmp_pa
     (tmp_path / "mine.toml").write_text('extends = "berserk"\nname = "mine"\ntitle = "Berserk as is"\nsource = "seed 004"\n')
     code, warm, _ = run("lint", "mine.toml")
     assert code == 0  # berserk lints clean, and so does a rule set that is berserk as is
-    assert int(REPLAYED.search(warm).group(1)) == len(stored_runs(None, load_ruleset("berserk"), load_ruleset("berserk").scope_for(Scope())))
-
-
-# Berserk's columns at SCOPE that some removal breaks: owner-zones (203.4, 204.5, 205.4 at depth 2) and
-# ordered-zones (204.4 at depth 1, 205.1 at depth 2, 205.3 at depth 3).
-GUARDING = ("-p", "owner-zones", "-p", "ordered-zones")
+    berserk = load_ruleset("berserk")
+    lint_goals = [kind for kind, _ in stored_runs(None, berserk, berserk.scope_for(Scope())) if kind != VIOLATION]
+    assert int(REPLAYED.search(warm).group(1)) == len(lint_goals)
 
 
 def test_coverage_keeps_each_removals_counterexamples_and_replays_them_to_the_same_matrix(run, tmp_path):
-    code, cold, _ = run("coverage", "berserk", *SCOPE, *GUARDING, "--runs", "runs")
+    # at SCOPE, berserk's ordered-zones breaks without 204.4 (depth 1), 205.1 (depth 2) or 205.3 (depth 3)
+    code, cold, _ = run("coverage", "berserk", *SCOPE, "-p", "ordered-zones", "--runs", "runs")
     kept = {path.name: stored_goals(path) for path in (tmp_path / "runs").glob("berserk--without-*.json")}
-    assert kept["berserk--without-205.3.json"].keys() == {"violation:ordered-zones"}
-    assert len(kept) == 6 and all(goal.startswith("violation:") for goals in kept.values() for goal in goals)
-    code_warm, warm, _ = run("coverage", "berserk", *SCOPE, *GUARDING, "--runs", "runs")
+    assert {name: list(goals) for name, goals in kept.items()} == {
+        f"berserk--without-{rule}.json": ["violation:ordered-zones"] for rule in ("204.4", "205.1", "205.3")}
+    code_warm, warm, _ = run("coverage", "berserk", *SCOPE, "-p", "ordered-zones", "--runs", "runs")
     assert code_warm == code and normalise(warm) == normalise(cold)
-    code_fresh, fresh, _ = run("coverage", "berserk", *SCOPE, *GUARDING, "--runs", "elsewhere", "--fresh")
-    assert code_fresh == code and normalise(fresh) == normalise(cold) and not (tmp_path / "elsewhere").exists()
 
 
-def _coverage_of(ruleset, prop, stored=None):
-    from zoneproof.coverage import coverage
 
-    return coverage(ruleset, [prop], Scope(cards=2, depth=3), stored=stored)
+def test_coverage_with_fresh_stores_no_counterexample(run, tmp_path):
+    _, out, _ = run("coverage", "berserk", "--cards", "2", "--depth", "1", "-p", "ordered-zones", "--runs", "runs", "--fresh")
+    assert re.search(r"204\.4 +1$", out, re.MULTILINE), "without 204.4 ordered-zones breaks at depth 1"
+    assert not (tmp_path / "runs").exists()
 
 
-def test_a_stored_counterexample_that_still_violates_is_reported_at_the_shortest_depth(monkeypatch):
-    import zoneproof.check
-    from zoneproof.store import VIOLATION, run_of
+@pytest.fixture(scope="module")
+def without_205_3():
+    """Berserk without 205.3, where ordered-zones breaks at depth 3 at SCOPE: the rule set, the
+    property, and coverage's check of it without a stored run."""
+    from zoneproof.check import check_removals
 
     ruleset, prop = load_ruleset("berserk"), next(p for p in stock_properties() if p.id == "ordered-zones")
-    cold = _coverage_of(ruleset, prop)
-    [result] = next(row.results for row in cold.rows if row.rule == "205.3")
+    [result] = check_removals(ruleset, ["205.3"], [prop], Scope(cards=2, depth=3)).removed["205.3"]
     assert result.depth == 3, "a counterexample deeper than coverage's first questions"
-    rule = "205.3"
+    return ruleset, prop, result
+
+
+def _removal_with(ruleset, prop, stored):
+    from zoneproof.check import _intact_found, check_removals
+
+    _intact_found.clear()  # the intact checks found again, as in a process of its own
+    [result] = check_removals(ruleset, ["205.3"], [prop], Scope(cards=2, depth=3), stored=stored).removed["205.3"]
+    return result
+
+
+def test_a_stored_counterexample_that_still_violates_is_reported_at_the_shortest_depth(monkeypatch, without_205_3):
+    import zoneproof.check
+    from zoneproof.store import run_of
+
+    ruleset, prop, cold = without_205_3
     replayed, replay = [], zoneproof.check.lifted_witness
 
     def recording(*args, **kwargs):
@@ -184,20 +198,15 @@ def test_a_stored_counterexample_that_still_violates_is_reported_at_the_shortest
         return replayed[-1]
 
     monkeypatch.setattr(zoneproof.check, "lifted_witness", recording)
-    warm = _coverage_of(ruleset, prop, {result.ruleset.label: {(VIOLATION, prop.id): run_of(result.trace)}})
-    [row] = [row for row in warm.rows if row.rule == rule]
+    warm = _removal_with(ruleset, prop, {cold.ruleset.label: {(VIOLATION, prop.id): run_of(cold.trace)}})
     assert replayed and replayed[0] is not None
-    assert row.results[0].trace is replayed[0].trace, "the counterexample is the stored run, replayed"
-    assert row.results[0].depth == result.depth
+    assert warm.trace is replayed[0].trace, "the counterexample is the stored run, replayed"
+    assert warm.verdict is cold.verdict and warm.depth == cold.depth
 
 
-def test_a_stored_counterexample_that_no_longer_violates_is_dropped_and_searched_for_again():
-    from zoneproof.store import VIOLATION, Run
+def test_a_stored_counterexample_that_no_longer_violates_is_dropped_and_searched_for_again(without_205_3):
+    from zoneproof.store import Run
 
-    ruleset, prop = load_ruleset("berserk"), next(p for p in stock_properties() if p.id == "ordered-zones")
-    cold = _coverage_of(ruleset, prop)
-    rule = "205.3"
-    [result] = next(row.results for row in cold.rows if row.rule == rule)
-    warm = _coverage_of(ruleset, prop, {result.ruleset.label: {(VIOLATION, prop.id): Run((), ())}})
-    [row] = [row for row in warm.rows if row.rule == rule]
-    assert row.results[0].verdict is result.verdict and row.results[0].depth == result.depth
+    ruleset, prop, cold = without_205_3
+    warm = _removal_with(ruleset, prop, {cold.ruleset.label: {(VIOLATION, prop.id): Run((), ())}})
+    assert warm.verdict is cold.verdict and warm.depth == cold.depth and warm.trace is not None
