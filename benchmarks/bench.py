@@ -8,6 +8,7 @@
 Measures, on this machine:
   1. the default `zoneproof check` (wall and CPU seconds, the workers' included), and the same with
      --fresh (lint replays none of the runs the built-in rule sets come with), with their ratio;
+     with --coverage, `zoneproof coverage mtg-current` the same two ways (1b.);
   2. each stock property alone at --players 2 --cards 4 --depth 10 (the solver time of that check);
   3. each removed-rule counterexample of the oracle table at the default scope, by zoneproof and by
      the explicit-state search (benchmarks/explicit_peer.py), side by side;
@@ -23,7 +24,8 @@ Measures, on this machine:
      `zoneproof certify`: the check's seconds as it reports them (the lemmas' invariant, the base
      case and the induction step), certify's process in wall seconds (Python's start included),
      and their sum against the target of 10 s.
-Runs 2 to 4 and 6 check one property without the lint report (`--no-lint`): the figure is that check's
+Runs 2 to 6 replay no stored run (`--fresh`), as a peer has none. Runs 2 to 4 and 6 check one
+property without the lint report (`--no-lint`): the figure is that check's
 own seconds, as each reports them. The explicit search has a budget of states (`--max-states`);
 where it runs out, its figure is a lower bound, printed as "> N s", and a deeper search with the
 same budget is the same search (it stops at the same state), so it is not run again.
@@ -169,7 +171,7 @@ def spin_section(options, workdir: str, peaks: list[float]) -> None:
             for depth in options.spin_depths:
                 args = ["check", str(spin_peer.RULESET), "--properties", str(spin_peer.PROPERTIES), "-p", prop,
                         "--players", "2", "--cards", str(cards), "--sideboard", "0", "--tokens", "0", "--depth", str(depth),
-                        "--timeout", str(options.spin_timeout), "--format", "json", "--no-lint"]
+                        "--timeout", str(options.spin_timeout), "--format", "json", "--no-lint", "--fresh"]
                 wall, peak, out, _ = run(args, workdir)
                 peaks.append(peak)
                 ours = check_record(out)
@@ -209,6 +211,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=1, help="runs per case; the median is shown")
     parser.add_argument("--timeout", type=float, default=60.0, help="zoneproof --timeout for the 2x4x10 runs")
     parser.add_argument("--skip-default", action="store_true", help="skip the default `zoneproof check`")
+    parser.add_argument("--coverage", action="store_true",
+                        help="also time `zoneproof coverage mtg-current`, with and without the stored runs (1b.; about 4 minutes)")
     parser.add_argument("--skip-large", action="store_true", help="skip the 2 players x 4 cards x depth 10 runs")
     parser.add_argument("--skip-oracle", action="store_true", help="skip the removed-rule counterexamples")
     parser.add_argument("--skip-peer", action="store_true", help="skip the side-by-side runs of zoneproof and the explicit search")
@@ -264,13 +268,20 @@ def main() -> None:
         return statistics.median(r[0] for r in runs), statistics.median(r[3] for r in runs), runs[-1][2]
 
     print(f"machine: {os.cpu_count()} cores; python {sys.version.split()[0]}; runs per case: {options.repeat}")
-    if not options.skip_default:
-        fresh_wall, fresh_cpu, fresh_out = median_of(["check", "--fresh"])
-        wall, cpu, out = median_of(["check"])
-        print(f"\n1. default `zoneproof check`: {wall:.1f} s wall, {cpu:.1f} s CPU; {out.strip().splitlines()[-1]}")
-        print(f"   with --fresh (no stored run replayed: every lint goal searched for): {fresh_wall:.1f} s wall, {fresh_cpu:.1f} s CPU;"
-              f" {fresh_out.strip().splitlines()[-1]}")
+    def with_and_without_runs(heading: str, args: list[str]) -> None:
+        """The command with --fresh, then with the stored runs (those the built-in rule sets come
+        with, and any the first wrote), and their ratio."""
+        fresh_wall, fresh_cpu, fresh_out = median_of([*args, "--fresh"])
+        wall, cpu, out = median_of(args)
+        print(f"\n{heading}: {wall:.1f} s wall, {cpu:.1f} s CPU; {out.strip().splitlines()[-1]}")
+        print(f"   with --fresh (no stored run replayed: every goal and counterexample searched for): {fresh_wall:.1f} s wall,"
+              f" {fresh_cpu:.1f} s CPU; {fresh_out.strip().splitlines()[-1]}")
         print(f"   the stored runs' ratio: {wall / fresh_wall:.2f} of the wall seconds, {cpu / fresh_cpu:.2f} of the CPU")
+
+    if not options.skip_default:
+        with_and_without_runs("1. default `zoneproof check`", ["check"])
+    if options.coverage:
+        with_and_without_runs("1b. `zoneproof coverage mtg-current` (target 120 s)", ["coverage", "mtg-current"])
 
     if not options.skip_large:
         print("\n2. each stock property alone, --players 2 --cards 4 --depth 10"
@@ -279,7 +290,7 @@ def main() -> None:
         large = []
         for prop in STOCK:
             args = ["check", "mtg-current", "-p", prop, "--players", "2", "--cards", "4", "--depth", "10",
-                    "--timeout", str(options.timeout), "--format", "json", "--no-lint"]
+                    "--timeout", str(options.timeout), "--format", "json", "--no-lint", "--fresh"]
             runs = [run(args, workdir) for _ in range(options.repeat)]
             peaks.extend(r[1] for r in runs)
             results = [check_record(r[2]) for r in runs]
@@ -305,7 +316,7 @@ def main() -> None:
         print(f"   {'without':<10}{'property':<24}{'verdict':<10}{'depth':>6}{'zoneproof':>11}{'wall':>8}{'explicit':>11}  explicit verdict")
         oracle = []
         for rule, prop, depth in ORACLE:
-            args = ["check", "mtg-current", "-w", rule, "-p", prop, "--depth", str(depth), "--format", "json", "--no-lint"]
+            args = ["check", "mtg-current", "-w", rule, "-p", prop, "--depth", str(depth), "--format", "json", "--no-lint", "--fresh"]
             runs = [run(args, workdir) for _ in range(options.repeat)]
             peaks.extend(r[1] for r in runs)
             results = [check_record(r[2]) for r in runs]
@@ -333,7 +344,7 @@ def main() -> None:
                 peer = None
                 for depth in depths:
                     scope = ["--players", "2", "--cards", str(cards), "--depth", str(depth)]
-                    args = ["check", "mtg-current", "-p", prop, *scope, "--timeout", str(options.timeout), "--format", "json", "--no-lint"]
+                    args = ["check", "mtg-current", "-p", prop, *scope, "--timeout", str(options.timeout), "--format", "json", "--no-lint", "--fresh"]
                     runs = [run(args, workdir) for _ in range(options.repeat)]
                     peaks.extend(r[1] for r in runs)
                     results = [check_record(r[2]) for r in runs]
@@ -384,7 +395,7 @@ def proofs_section(rulesets: list[str], cards: int, repeat: int, workdir: str, p
         loaded = load_ruleset(ruleset)
         for prop in [p.id for p in stock_properties() if expected_to_hold(loaded, p)]:
             out = Path(workdir) / "proofs"
-            args = ["check", ruleset, "-p", prop, "--players", "2", "--cards", str(cards), "--no-lint", "--format", "json", "--out", str(out)]
+            args = ["check", ruleset, "-p", prop, "--players", "2", "--cards", str(cards), "--no-lint", "--fresh", "--format", "json", "--out", str(out)]
             runs = [run(args, workdir) for _ in range(repeat)]
             peaks.extend(r[1] for r in runs)
             results = [check_record(r[2]) for r in runs]
