@@ -281,7 +281,7 @@ def main() -> None:
     if not options.skip_default:
         with_and_without_runs("1. default `zoneproof check`", ["check"])
     if options.coverage:
-        with_and_without_runs("1b. `zoneproof coverage mtg-current` (target 120 s)", ["coverage", "mtg-current"])
+        with_and_without_runs("1b. `zoneproof coverage mtg-current` (target 120 s)", ["coverage", "mtg-current", "--format", "json"])
 
     if not options.skip_large:
         print("\n2. each stock property alone, --players 2 --cards 4 --depth 10"
