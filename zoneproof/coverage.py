@@ -61,8 +61,9 @@ def coverage(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int = 
     rule removed, by its label, whose counterexamples are replayed first (`check.check_removals`)."""
     checked = [r.id for r in ruleset.in_force if r.behaviour is not Behaviour.DOCUMENTED]
     chunks = [[rule] for rule in checked] if (jobs > 1 or scheduler is not None) and checked else [checked]
+    label_of = {rule: ruleset.without([rule]).label for rule in checked}
     tasks = [partial(check_removals, ruleset, chunk, props, scope, seed=seed, timeout=timeout,
-                     stored={label: runs for label, runs in (stored or {}).items() if label in {ruleset.without([rule]).label for rule in chunk}})
+                     stored={label_of[rule]: (stored or {}).get(label_of[rule], {}) for rule in chunk})
              for chunk in chunks]
     results = in_order(tasks, jobs, listener, scheduler)
     parts_found: list[Removals] = []

@@ -16,12 +16,12 @@ import pytest
 
 from .check import Verdict, check_properties
 from .cli import _scope, _select_properties, _store, _stored, _write_counterexample, check, lint_exit_code
-from .store import counterexamples
 from .config import Project, find_project
 from .errors import ExitCode, InputError
 from .lint import lint
 from .report import format_counterexample, format_lint, format_scenario, result_line
 from .scenario import load_scenario, run_scenario
+from .store import counterexamples
 
 PROJECT = pytest.StashKey[Project | None]()
 SCENARIOS = pytest.StashKey[set[Path]]()

@@ -1,12 +1,14 @@
-"""Stored runs: the runs on which lint last reached each goal, kept to be tried first next time.
+"""Stored runs: the runs that last reached each goal, kept to be tried first next time.
 
-A rule set's file in the store folder holds, for each scope it was linted in, one run per goal
-reached: a property violated (an action's or a trigger's probe) or a rule's removal changing a
-step, each as the cards' types and the actions of the run. lint replays a stored run in the
-interpreter before it searches (`simulate.lifted_witness`): a run that still reaches its goal is
-that goal's witness, as a random run's would be; one that no longer does is dropped and the goal
-is searched for as if it had none. So a stored run can make lint faster, never make it report
-what the rule set does not do. The built-in rule sets come with the runs of their default scope
+A rule set's file in the store folder holds, for each scope, one run per goal reached: for lint, a
+property violated (an action's or a trigger's probe) or a rule's removal changing a step; for
+check and coverage, a property's counterexample (coverage's in the file of the rule set with the
+rule removed). Each is the cards' types and the actions of the run. A stored run is replayed in
+the interpreter before any search (`simulate.lifted_witness`): a run that still reaches its goal
+is that goal's witness, as a random run's would be (a counterexample's depths before it are still
+asked: `check._stored_violations`); one that no longer does is dropped and the goal is searched
+for as if it had none. So a stored run can make a command faster, never make it report what the
+rule set does not do. The built-in rule sets come with the runs of their default scope
 (`model/runs/`), which a store folder's own runs take the place of; a rule set starts from the runs
 of the rule sets it extends, and of itself with every rule in force (`stored_runs`).
 """
