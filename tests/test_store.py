@@ -187,17 +187,17 @@ def _removal_with(ruleset, prop, stored):
 
 
 def test_a_stored_counterexample_that_still_violates_is_reported_at_the_shortest_depth(monkeypatch, without_205_3):
-    import zoneproof.check
+    import zoneproof.simulate
     from zoneproof.store import run_of
 
     ruleset, prop, cold = without_205_3
-    replayed, replay = [], zoneproof.check.lifted_witness
+    replayed, replay = [], zoneproof.simulate.lifted_witness
 
     def recording(*args, **kwargs):
         replayed.append(replay(*args, **kwargs))
         return replayed[-1]
 
-    monkeypatch.setattr(zoneproof.check, "lifted_witness", recording)
+    monkeypatch.setattr(zoneproof.simulate, "lifted_witness", recording)
     warm = _removal_with(ruleset, prop, {cold.ruleset.label: {(VIOLATION, prop.id): run_of(cold.trace)}})
     assert replayed and replayed[0] is not None
     assert warm.trace is replayed[0].trace, "the counterexample is the stored run, replayed"

@@ -29,7 +29,7 @@ from .proof import Proof, Then, invariant, lemmas, proved_with, rules_resting, w
 from .solver import Answer, SolverResult
 from .search import (INDUCTION_SPAN, INDUCTION_STEPS, Budget, Deepening, Outcome, Unchanged, assumptions_needed, first_step, violated_at,
                      violation_alone)
-from .simulate import RUN_LENGTH, RUNS, Witness, found_witnesses, lifted_witness
+from .simulate import RUN_LENGTH, RUNS, Witness, found_witnesses, stored_witnesses
 from .store import VIOLATION, Runs
 from .trace import Trace, of_ruleset
 
@@ -202,14 +202,10 @@ def _each_checked(ruleset: RuleSet, props: list[Property], scope: Scope, seed: i
 def _stored_violations(ruleset: RuleSet, props: list[Property], scope: Scope, seed: int, runs: Runs) -> dict[Property, Witness]:
     """For each property with a stored run (`store.VIOLATION`) that still violates it in this rule
     set within the depth bound, that run replayed in the interpreter and shrunk
-    (`simulate.lifted_witness`). A run that no longer does is left out, and the property is checked
+    (`simulate.stored_witnesses`). A run that no longer does is left out, and the property is checked
     as if it had none."""
-    wanted = [(p, run) for p in props if (run := runs.get((VIOLATION, p.id))) is not None]
-    if not wanted:
-        return {}
-    space = StateSpace(ruleset, scope)
-    replayed = {p: lifted_witness(space, p.id, dict(run.card_types), list(run.actions), seed, p) for p, run in wanted}
-    return {p: witness for p, witness in replayed.items() if witness is not None and witness.depth <= scope.depth}
+    wanted = {p: (run, p.id, p, scope.depth) for p in props if (run := runs.get((VIOLATION, p.id))) is not None}
+    return stored_witnesses(ruleset, scope, seed, wanted)
 
 
 # The states the explicit search keeps, at most, in a check's first stage (`_first_stage`): about

@@ -34,11 +34,11 @@ from .replay import execute
 from .report import changes, describe_action
 from .ruleset import RuleSet
 from .proof import UNREACHABLE_FROM, Proof, invariant, lemmas, proved_with, unreachable
-from .simulate import RUN_LENGTH, RUNS, found_witnesses, lifted_witness, pregame_witnesses, reached_on
+from .simulate import RUN_LENGTH, RUNS, found_witnesses, lifted_witness, pregame_witnesses, reached_on, stored_witnesses
 from .search import INDUCTION_SPAN, Budget, Deepening, Goal, Outcome, first_step, violated_at
 from .solver import Answer, SolverResult, new_solver
 from .terms import And, Not, Xor
-from .store import PROPERTY, RULE, Run, Runs
+from .store import PROPERTY, RULE, Run, Runs, run_of
 from .trace import Trace, of_ruleset
 
 
@@ -349,18 +349,9 @@ class _Sweep:
     def replayed(self, goals: dict, stored: Runs) -> dict:
         """The goals whose `stored` run still reaches them within their bound, each with that run
         replayed in this game (`simulate.lifted_witness`: shrunk, as a found run is)."""
-        if not stored:
-            return {}
-        space, found = StateSpace(self.ruleset, self.scope), {}
-        for key, goal in goals.items():
-            run = stored.get(_store_key(key))
-            if run is None:
-                continue
-            prop = key if isinstance(key, Property) else None
-            witness = lifted_witness(space, key.id if prop else key[1], dict(run.card_types), list(run.actions), self.seed, prop)
-            if witness is not None and witness.depth <= goal.bound:
-                found[key] = Outcome(witness.depth, witness=witness)
-        return found
+        wanted = {key: (run, key.id if isinstance(key, Property) else key[1], key if isinstance(key, Property) else None, goal.bound)
+                  for key, goal in goals.items() if (run := stored.get(_store_key(key))) is not None}
+        return {key: Outcome(witness.depth, witness=witness) for key, witness in stored_witnesses(self.ruleset, self.scope, self.seed, wanted).items()}
 
     def runs(self, outcomes: dict) -> dict[tuple[str, str], Run | None]:
         """For each goal a store keeps (`_store_key`), a run that reaches it (its witness's, or
@@ -373,14 +364,12 @@ class _Sweep:
                 runs[_store_key(key)] = None
                 continue
             if outcome.witness is not None:
-                trace = outcome.witness.trace
-                card_types, actions = trace.card_types, [step.action for step in trace.steps]
-            else:
-                system = self.answered_by.get(key, self.system)
-                steps = outcome.depth if isinstance(key, Property) else outcome.depth + 1
-                card_types, _, actions = system.decode(outcome.model, steps)
-                actions = actions[:steps]
-            runs[_store_key(key)] = Run(tuple((slot.name, card_types[slot.index]) for slot in self.system.slots), tuple(actions))
+                runs[_store_key(key)] = run_of(outcome.witness.trace)
+                continue
+            system = self.answered_by.get(key, self.system)
+            steps = outcome.depth if isinstance(key, Property) else outcome.depth + 1
+            card_types, _, actions = system.decode(outcome.model, steps)
+            runs[_store_key(key)] = Run.of(self.system.slots, card_types, actions[:steps])
         return runs
 
     def _prove(self, keys: list, goals: dict, budget: Budget) -> None:

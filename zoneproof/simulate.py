@@ -180,6 +180,18 @@ def lifted_witness(space: StateSpace, name: str, card_types: dict[str, CardType]
     return _shrunk(space, world, name, actions, reached, seed, prop)
 
 
+def stored_witnesses(ruleset: RuleSet, scope: Scope, seed: int, wanted: dict) -> dict:
+    """For each key of `wanted`, mapped to (a stored run, the name of its goal, the property it
+    violates or None for a rule's removal, the depth bound), the run replayed as `lifted_witness`
+    replays it, where it still reaches its goal within the bound (`store`)."""
+    if not wanted:
+        return {}
+    space = StateSpace(ruleset, scope)
+    replayed = {key: (lifted_witness(space, name, dict(run.card_types), list(run.actions), seed, prop), bound)
+                for key, (run, name, prop, bound) in wanted.items()}
+    return {key: witness for key, (witness, bound) in replayed.items() if witness is not None and witness.depth <= bound}
+
+
 def reached_on(space: StateSpace, card_types: dict[str, CardType], actions: list[Action], props: list[Property], rules: list[str],
                seed: int = 0) -> tuple[dict[Property, Witness], dict[str, Witness]]:
     """What found_witnesses finds on one given run (its cards as `lifted_witness` takes them) instead

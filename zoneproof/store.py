@@ -38,10 +38,15 @@ class Run:
     card_types: tuple[tuple[str, CardType], ...]
     actions: tuple[Action, ...]
 
+    @classmethod
+    def of(cls, slots, card_types, actions) -> "Run":
+        """The run of the cards of `slots`, of the types `card_types` lists by slot, and its actions."""
+        return cls(tuple((slot.name, card_types[slot.index]) for slot in slots), tuple(actions))
+
 
 def run_of(trace: Trace) -> Run:
     """The run of a trace: its cards' types and its actions."""
-    return Run(tuple((slot.name, trace.card_types[slot.index]) for slot in trace.slots), tuple(step.action for step in trace.steps))
+    return Run.of(trace.slots, trace.card_types, [step.action for step in trace.steps])
 
 
 def counterexamples(results) -> dict[tuple[str, str], Run | None]:
