@@ -156,7 +156,21 @@ def test_coverage_keeps_each_removals_counterexamples_and_replays_them_to_the_sa
     assert {name: list(goals) for name, goals in kept.items()} == {
         f"berserk--without-{rule}.json": ["violation:ordered-zones"] for rule in ("204.4", "205.1", "205.3")}
     code_warm, warm, _ = run("coverage", "berserk", *SCOPE, "-p", "ordered-zones", "--runs", "runs")
-    assert code_warm == code and normalise(warm) == normalise(cold)
+    assert code_warm == code and normalise(warm) == normalise(cold).replace(", depth 3\n", ", depth 3, 3 of its counterexamples replayed from stored runs\n", 1)
+    assert "replayed" not in cold
+    _, as_json, _ = run("coverage", "berserk", *SCOPE, "-p", "ordered-zones", "--runs", "runs", "--format", "json")
+    assert json_records(as_json, "coverage")[0]["stored_runs_replayed"] == 3
+
+
+def test_check_says_which_counterexamples_are_stored_runs_replayed(run):
+    without = ("check", "berserk", "--without", "205.3", "-p", "ordered-zones", *SCOPE, "--runs", "runs")
+    _, cold, _ = run(*without)
+    _, warm, _ = run(*without)
+    assert cold.splitlines()[-1].startswith("1 checks: 1 violated, 0 holds")
+    assert warm.splitlines()[-1].startswith("1 checks: 1 violated (1 replayed from stored runs), 0 holds")
+    _, as_json, _ = run(*without, "--format", "json")
+    [record] = json_records(as_json, "check")
+    assert record["verdict"] == "violated" and record["from_stored_run"] is True
 
 
 
@@ -202,6 +216,7 @@ def test_a_stored_counterexample_that_still_violates_is_reported_at_the_shortest
     assert replayed and replayed[0] is not None
     assert warm.trace is replayed[0].trace, "the counterexample is the stored run, replayed"
     assert warm.verdict is cold.verdict and warm.depth == cold.depth
+    assert warm.from_store and not cold.from_store
 
 
 def test_a_stored_counterexample_that_no_longer_violates_is_dropped_and_searched_for_again(without_205_3):
@@ -209,4 +224,4 @@ def test_a_stored_counterexample_that_no_longer_violates_is_dropped_and_searched
 
     ruleset, prop, cold = without_205_3
     warm = _removal_with(ruleset, prop, {cold.ruleset.label: {(VIOLATION, prop.id): Run((), ())}})
-    assert warm.verdict is cold.verdict and warm.depth == cold.depth and warm.trace is not None
+    assert warm.verdict is cold.verdict and warm.depth == cold.depth and warm.trace is not None and not warm.from_store

@@ -59,6 +59,7 @@ class CheckResult:
     reason: str = ""  # for UNKNOWN: Z3's reason; for ERROR: what did not replay
     witnesses: tuple[str, ...] = ()  # for VIOLATED: the bindings of the outer forall that fail
     certificate: Proof | None = field(default=None, repr=False, compare=False)  # for PROVED: its lemmas and joint properties (proof.py)
+    from_store: bool = field(default=False, compare=False)  # for VIOLATED: the counterexample is a stored run, replayed (`store`)
 
     @property
     def expectation(self) -> Expectation | None:
@@ -471,7 +472,8 @@ def _run_violating(ruleset: RuleSet, prop: Property, scope: Scope, run: Witness,
     with the run as its counterexample."""
     trace = run.trace
     world = World.of(ruleset, trace.slots, trace.card_types, scope)
-    return CheckResult(ruleset, prop, Verdict.VIOLATED, run.depth, seconds, trace, "", tuple(witnesses(world, prop, trace.initial, trace.steps, run.depth)))
+    return CheckResult(ruleset, prop, Verdict.VIOLATED, run.depth, seconds, trace, "", tuple(witnesses(world, prop, trace.initial, trace.steps, run.depth)),
+                       from_store=run.stored)
 
 
 def expected_to_hold(ruleset: RuleSet, prop: Property) -> bool:

@@ -43,6 +43,11 @@ class Coverage:
     finished: bool = True  # False: interrupted, and only the rules checked before it have rows
 
     @property
+    def replayed(self) -> int:
+        """The counterexamples that are stored runs, replayed (`store`)."""
+        return sum(r.from_store for r in (*self.baseline, *(r for row in self.rows for r in row.results)))
+
+    @property
     def not_applicable(self) -> tuple[CheckResult, ...]:
         """The properties that do not hold with every rule in force (violated, unknown or an error)."""
         return tuple(r for r in self.baseline if not r.verdict.holds)

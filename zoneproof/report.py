@@ -156,7 +156,9 @@ def violation_line(prop: Property, step: int, found: tuple[str, ...] | list[str]
 
 def summary(results: list[CheckResult], wall_seconds: float) -> str:
     counts = {v: sum(r.verdict is v for r in results) for v in Verdict}
-    parts = [f"{counts[v]} {v.value}" for v in Verdict if counts[v] or v in (Verdict.HOLDS, Verdict.VIOLATED)]
+    replayed = sum(r.from_store for r in results)
+    from_store = {Verdict.VIOLATED: f" ({replayed} replayed from stored runs)"} if replayed else {}
+    parts = [f"{counts[v]} {v.value}{from_store.get(v, '')}" for v in Verdict if counts[v] or v in (Verdict.HOLDS, Verdict.VIOLATED)]
     if any(r.expectation is not None for r in results):
         unexpected = sum(r.as_expected is False for r in results)
         parts[-1] += f"; {unexpected} unexpected"
@@ -483,7 +485,8 @@ def format_coverage(result, props: list[Property]) -> list[str]:
     the property still holds (to the depth bound, or proved), `?` unknown, `!` a checker bug, `-` not checked, `na` a property that
     does not hold with every rule in force; then the unguarded rules."""
     rows, failing = result.rows, {r.prop.id for r in result.not_applicable}
-    lines = [f"coverage {result.ruleset.label}: {_scope_text(result.scope)}", "  properties:"]
+    replayed = f", {result.replayed} of its counterexamples replayed from stored runs" if result.replayed else ""
+    lines = [f"coverage {result.ruleset.label}: {_scope_text(result.scope)}{replayed}", "  properties:"]
     lines += [f"    {i:>2}  {p.id}" for i, p in enumerate(props, start=1)]
     lines += [f"  warning: {not_applicable_warning(r)}" for r in result.not_applicable]
     width = max([12] + [len(row.rule) for row in rows])  # a named part (103.5.keep-zero) is longer than a number

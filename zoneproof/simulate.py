@@ -32,6 +32,7 @@ class Witness:
 
     depth: int
     trace: Trace
+    stored: bool = False  # the run is a stored one, replayed (`stored_witnesses`)
 
 
 # The random runs tried before Z3, and their length in depth bounds: a longer run reaches more, and
@@ -189,7 +190,7 @@ def stored_witnesses(ruleset: RuleSet, scope: Scope, seed: int, wanted: dict) ->
     space = StateSpace(ruleset, scope)
     replayed = {key: (lifted_witness(space, name, dict(run.card_types), list(run.actions), seed, prop), bound)
                 for key, (run, name, prop, bound) in wanted.items()}
-    return {key: witness for key, (witness, bound) in replayed.items() if witness is not None and witness.depth <= bound}
+    return {key: replace(witness, stored=True) for key, (witness, bound) in replayed.items() if witness is not None and witness.depth <= bound}
 
 
 def reached_on(space: StateSpace, card_types: dict[str, CardType], actions: list[Action], props: list[Property], rules: list[str],

@@ -23,6 +23,7 @@ def check_record(r: CheckResult, path: Path | None) -> dict:
         "reason": r.reason or None,
         "certificate": str(path) if path and r.verdict is Verdict.PROVED else None,
         "expected": expected_record(r),
+        "from_stored_run": r.from_store,
     }
 
 
@@ -134,6 +135,7 @@ def coverage_record(result) -> dict:
             for row in result.rows
         ],
         "finished": result.finished,
+        "stored_runs_replayed": result.replayed,
     }
 
 
