@@ -134,10 +134,16 @@ def runs_options(command):
 
 def _stored(chosen: list, scope: Scope, runs_dir: Path, fresh: bool) -> dict:
     """The stored runs of each rule set (`store.stored_runs`), by label; none with --fresh."""
-    if fresh:
+    if not _replaying(runs_dir, fresh):
         return {}
-    _refuse_unusable_folder(runs_dir, "--runs", "choose another folder for the stored runs, or pass --fresh")
     return {rs.label: stored_runs(runs_dir, rs, rs.scope_for(scope)) for rs in chosen}
+
+
+def _replaying(runs_dir: Path, fresh: bool) -> bool:
+    """Whether the stored runs are replayed (not with --fresh), once their folder is known usable."""
+    if not fresh:
+        _refuse_unusable_folder(runs_dir, "--runs", "choose another folder for the stored runs, or pass --fresh")
+    return not fresh
 
 
 def _store(ruleset: RuleSet, scope: Scope, runs: dict, runs_dir: Path, fresh: bool) -> None:
@@ -643,9 +649,8 @@ def coverage_command(ruleset_name, without, property_ids, properties, players, c
 
 def _stored_removals(ruleset: RuleSet, scope: Scope, runs_dir: Path, fresh: bool) -> dict:
     """The stored runs of the rule set with each of its rules removed (`store.stored_removals`), by label; none with --fresh."""
-    if fresh:
+    if not _replaying(runs_dir, fresh):
         return {}
-    _refuse_unusable_folder(runs_dir, "--runs", "choose another folder for the stored runs, or pass --fresh")
     return stored_removals(runs_dir, ruleset, [r.id for r in ruleset.in_force], ruleset.scope_for(scope))
 
 
