@@ -55,7 +55,7 @@ def test_lint_diff_and_coverage_on_a_local_cluster_print_what_a_local_run_prints
     commands = [
         ["lint", "--out", "{out}", "--runs", "{out}-runs"],  # each run searches: none replays the other's runs
         ["diff", "model/house.toml", "model/league.toml", "--out", "{out}"],
-        ["coverage", "model/house.toml", "-p", "owner-zones", "-p", "hands-are-owned", "--cards", "1", "--depth", "2"],
+        ["coverage", "model/house.toml", "-p", "owner-zones", "-p", "hands-are-owned", "--cards", "1", "--depth", "2", "--runs", "{out}-runs"],
     ]
 
     def run(args, out, *where) -> tuple[int, str]:
@@ -103,8 +103,8 @@ def test_real_scheduler_and_worker_processes_on_localhost(repo, tmp_path):
                                    "--nthreads", "1", "--no-dashboard", "--host", "127.0.0.1"], **quiet)
         args = [sys.executable, "-m", "zoneproof", "check", "--no-lint", "-p", "owner-zones", "-p", "hands-are-owned"]
         env = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
-        remote = subprocess.run([*args, "--scheduler", address, "--out", "cluster"], cwd=repo, env=env, capture_output=True, text=True, timeout=300)
-        local = subprocess.run([*args, "--jobs", "1", "--out", "local"], cwd=repo, env=env, capture_output=True, text=True, timeout=300)
+        remote = subprocess.run([*args, "--scheduler", address, "--out", "cluster", "--runs", "cluster-runs"], cwd=repo, env=env, capture_output=True, text=True, timeout=300)
+        local = subprocess.run([*args, "--jobs", "1", "--out", "local", "--runs", "local-runs"], cwd=repo, env=env, capture_output=True, text=True, timeout=300)
     finally:
         for process in (worker, scheduler):
             if process is not None:
