@@ -98,6 +98,8 @@ def test_every_run_a_built_in_rule_set_comes_with_still_reaches_its_goal(name):
         scope = ruleset.scope_for(Scope())  # the default scope of the command line
         runs = runs_in_file(path, scope)
         assert runs or ruleset is not whole, f"{name} comes with no runs for the default scope"
+        if not runs:
+            continue  # a removal no property notices: no file
         by_id = probes(ruleset, list(stock_properties())) | {p.id: p for p in stock_properties()}
         space = StateSpace(ruleset, scope)
         for (kind, goal), stored in runs.items():
@@ -171,7 +173,6 @@ def test_check_says_which_counterexamples_are_stored_runs_replayed(run):
     _, as_json, _ = run(*without, "--format", "json")
     [record] = json_records(as_json, "check")
     assert record["verdict"] == "violated" and record["from_stored_run"] is True
-
 
 
 def test_coverage_with_fresh_stores_no_counterexample(run, tmp_path):

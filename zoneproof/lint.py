@@ -262,6 +262,11 @@ def _store_key(goal_key) -> tuple[str, str] | None:
     return (RULE, goal_key[1]) if goal_key[0] == _changes("")[0] else None
 
 
+def _goal_name(goal_key) -> str:
+    """A probe's id, or the rule of a rule's removal: the goal a run is replayed to reach (`simulate.lifted_witness`)."""
+    return goal_key.id if isinstance(goal_key, Property) else goal_key[1]
+
+
 def _view(rule_id: str) -> tuple:
     return ("changes a view", rule_id)
 
@@ -349,7 +354,7 @@ class _Sweep:
     def replayed(self, goals: dict, stored: Runs) -> dict:
         """The goals whose `stored` run still reaches them within their bound, each with that run
         replayed in this game (`simulate.lifted_witness`: shrunk, as a found run is)."""
-        wanted = {key: (run, key.id if isinstance(key, Property) else key[1], key if isinstance(key, Property) else None, goal.bound)
+        wanted = {key: (run, _goal_name(key), key if isinstance(key, Property) else None, goal.bound)
                   for key, goal in goals.items() if (run := stored.get(_store_key(key))) is not None}
         return {key: Outcome(witness.depth, witness=witness) for key, witness in stored_witnesses(self.ruleset, self.scope, self.seed, wanted).items()}
 
@@ -439,7 +444,7 @@ class _Sweep:
         card_types, _, actions = system.decode(outcome.model, steps)
         named = {slot.name: card_types[slot.index] for slot in system.slots}
         renamed = [renamed_action(a, system.slots, self.system.slots) for a in actions[:steps]]
-        witness = lifted_witness(space, key.id if prop else key[1], named, renamed, self.seed, prop)
+        witness = lifted_witness(space, _goal_name(key), named, renamed, self.seed, prop)
         if witness is None:
             return {}
         others = _within_bounds(goals, _by_goal(*reached_on(space, named, renamed, [q for q in pending if isinstance(q, Property)],
